@@ -1,0 +1,11 @@
+#pragma once
+
+// The whole public API of delayq.
+#include "delayq/client.hpp"
+#include "delayq/consumer.hpp"
+#include "delayq/delivery.hpp"
+#include "delayq/error.hpp"
+#include "delayq/options.hpp"
+#include "delayq/queue.hpp"
+#include "delayq/types.hpp"
+#include "delayq/version.hpp"

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "delayq/types.hpp"
+
+namespace delayq {
+
+using namespace std::chrono_literals;
+
+struct ClientOptions {
+    Duration connect_timeout = 2s;
+    Duration command_timeout = 2s;
+    std::size_t pool_size = 4;  // idle connections kept for producers and inspection
+    // A maxmemory-policy other than noeviction can evict a queue's keys, which loses messages.
+    // delayq always logs a warning; with this set it refuses to run (ConfigurationError).
+    bool refuse_evicting_server = false;
+};
+
+struct QueueOptions {
+    std::size_t max_payload_bytes = 1024 * 1024;
+    int default_max_attempts = 25;
+    // Retention of the dead-letter set; 0 means unbounded. Removals count in Totals::dead_trimmed.
+    std::size_t dead_max_count = 100'000;
+    Duration dead_max_age = std::chrono::hours(24 * 30);
+};
+
+struct SendOptions {
+    // When the message falls due, relative to the Redis server's clock at the time of the send.
+    Duration delay{0};
+    // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC).
+    std::optional<std::chrono::system_clock::time_point> at{};
+    // Empty: a generated id, unique in the queue and sorting in send order. Otherwise an
+    // idempotency key: sending an id that still exists changes nothing and reports a duplicate.
+    std::string id{};
+    int max_attempts = 0;  // 0: QueueOptions::default_max_attempts
+    // 0: never. Else a message not acked within this time of the send is dead-lettered with
+    // reason "expired". Must be longer than the delay.
+    Duration expire_after{0};
+};
+
+struct Message {
+    std::string payload{};
+    SendOptions options{};
+};
+
+// Exponential backoff with jitter: attempt n waits initial * multiplier^(n-1), capped at max, then
+// spread by +-jitter (a fraction).
+struct Backoff {
+    Duration initial = 1s;
+    Duration max = 1h;
+    double multiplier = 2.0;
+    double jitter = 0.2;
+
+    // random01 is uniform in [0, 1).
+    Duration delay_for(int attempt, double random01) const;
+};
+
+struct ConsumerOptions {
+    std::size_t concurrency = 1;  // handlers running at once
+    // Leased messages held beyond the running handlers, so a handler that finishes finds the next
+    // one without a round trip. Their leases are extended like running ones, and they are handed
+    // back at once when the consumer stops.
+    std::size_t prefetch = 0;
+    std::size_t max_batch = 100;  // messages per fetch, at most 1000
+    Duration visibility_timeout = 30s;  // lease length; extended while the handler runs
+    Backoff backoff{};                 // delay of a nack that names none
+    Duration shutdown_timeout = 30s;   // how long stop() lets running handlers finish
+    // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals.
+    // An idle consumer sends one command per idle_check.
+    Duration idle_check = 1s;
+    // Called (from a consumer thread) for every message this consumer moved to the dead-letter
+    // set. An exception it throws is logged and ignored.
+    std::function<void(const DeadLetterEvent&)> on_dead_letter{};
+};
+
+}  // namespace delayq

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "delayq/delivery.hpp"
+#include "delayq/options.hpp"
+#include "delayq/types.hpp"
+
+namespace delayq {
+
+namespace detail {
+class QueueCore;
+}
+
+// The messages leased by one fetch, and when calling again is worthwhile.
+struct FetchResult {
+    std::vector<Delivery> deliveries;
+    TimePoint now;                        // Redis time of the fetch
+    std::optional<TimePoint> next;        // next due time or lease deadline; none when idle
+    std::vector<DeadLetterEvent> dead_lettered;  // moved to the dead-letter set by this fetch
+};
+
+// One named queue. Cheap to copy; thread-safe. Every state change is one atomic Lua script run
+// on the Redis server, timed by the server's clock.
+class Queue {
+public:
+    const std::string& name() const;
+
+    SendResult send(std::string_view payload, const SendOptions& options = {});
+    // All messages in one round trip and one atomic script: all are stored or (on bad input or
+    // a Redis error) none is.
+    std::vector<SendResult> send_batch(std::span<const Message> messages);
+
+    CancelResult cancel(std::string_view id);
+    RescheduleResult reschedule(std::string_view id, Duration delay);
+    RescheduleResult reschedule_at(std::string_view id, std::chrono::system_clock::time_point at);
+
+    std::optional<MessageInfo> get(std::string_view id);
+    QueueStats stats();
+    // Messages of one state in the order they leave it (due time, lease deadline, age).
+    std::vector<MessageInfo> list(State state, Page page = {});
+
+    // Dead letters back to pending, due now, with fresh attempts and no expiry. Returns how many
+    // were moved; ids that are not dead letters are skipped.
+    std::size_t requeue_dead(std::span<const std::string> ids);
+    std::size_t requeue_all_dead();
+    std::size_t purge_dead(std::span<const std::string> ids);
+    std::size_t purge_all_dead();
+
+    // Low-level consumption; Consumer is built on these.
+    FetchResult fetch(std::size_t max_count, Duration visibility);
+    AckResult ack(const Delivery& delivery);
+    NackResult nack(const Delivery& delivery, const Nack& nack);
+    NackResult reject(const Delivery& delivery, const Reject& reject);
+    // Renews the lease for `visibility` from now; nullopt when the lease is lost.
+    std::optional<TimePoint> extend(const Delivery& delivery, Duration visibility);
+    // Hands an unstarted delivery back at its due time, without counting the attempt.
+    bool release(const Delivery& delivery);
+
+    const QueueOptions& options() const;
+
+private:
+    friend class Client;
+    friend class Consumer;
+    explicit Queue(std::shared_ptr<detail::QueueCore> core);
+    std::shared_ptr<detail::QueueCore> core_;
+};
+
+}  // namespace delayq

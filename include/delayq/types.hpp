@@ -1,0 +1,102 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace delayq {
+
+using Duration = std::chrono::milliseconds;
+// An instant on the Redis server's clock, in unix milliseconds.
+using TimePoint = std::chrono::time_point<std::chrono::system_clock, std::chrono::milliseconds>;
+
+// Where a message is. kScheduled and kReady share one sorted set: a message is ready once its due
+// time has passed on the Redis clock and no consumer has leased it yet.
+enum class State { kScheduled, kReady, kInFlight, kDead };
+
+std::string_view to_string(State state);
+// Parses "scheduled", "ready", "in_flight" or "dead"; nullopt otherwise.
+std::optional<State> parse_state(std::string_view text);
+
+struct SendResult {
+    std::string id;
+    bool duplicate = false;  // the id already existed: nothing was changed
+    TimePoint due;           // due time of the message that holds the id
+};
+
+enum class CancelResult { kCancelled, kNotFound, kInFlight, kDead };
+
+enum class RescheduleStatus { kRescheduled, kNotFound, kInFlight, kDead };
+
+struct RescheduleResult {
+    RescheduleStatus status = RescheduleStatus::kNotFound;
+    TimePoint due;  // the new due time when rescheduled
+};
+
+enum class AckResult { kAcked, kLeaseLost };
+
+enum class NackStatus { kRetrying, kDeadLettered, kLeaseLost };
+
+struct NackResult {
+    NackStatus status = NackStatus::kLeaseLost;
+    TimePoint due;            // when it will be delivered again (kRetrying)
+    std::string dead_reason;  // why it was dead-lettered (kDeadLettered)
+};
+
+// A message that moved to the dead-letter set.
+struct DeadLetterEvent {
+    std::string queue;
+    std::string id;
+    std::string reason;  // "attempts exhausted", "expired" or "rejected"
+    int attempts = 0;
+};
+
+struct Totals {
+    std::uint64_t sent = 0;
+    std::uint64_t delivered = 0;
+    std::uint64_t acked = 0;
+    std::uint64_t retried = 0;  // nacks and lapsed leases that went back to pending
+    std::uint64_t dead_lettered = 0;
+    std::uint64_t expired = 0;  // part of dead_lettered
+    std::uint64_t cancelled = 0;
+    std::uint64_t released = 0;  // handed back unstarted by a stopping consumer
+    std::uint64_t requeued = 0;
+    std::uint64_t purged = 0;
+    std::uint64_t dead_trimmed = 0;  // removed by the dead-letter retention bounds
+};
+
+struct QueueStats {
+    TimePoint now;  // Redis server time of the snapshot
+    std::size_t scheduled = 0;
+    std::size_t ready = 0;
+    std::size_t in_flight = 0;
+    std::size_t dead = 0;
+    std::optional<TimePoint> next_due;    // earliest due time still in the future
+    std::optional<TimePoint> oldest_due;  // earliest due time of all pending messages
+    Duration oldest_overdue_age{0};       // how long the oldest ready message has waited
+    Totals totals;
+};
+
+struct MessageInfo {
+    std::string id;
+    State state = State::kScheduled;
+    TimePoint due;
+    std::optional<TimePoint> lease_deadline;  // kInFlight
+    std::optional<TimePoint> dead_at;         // kDead
+    std::optional<TimePoint> expire_at;
+    int attempts = 0;  // deliveries so far
+    int max_attempts = 0;
+    std::string dead_reason;
+    std::string last_error;
+    std::string payload;
+};
+
+struct Page {
+    std::size_t offset = 0;
+    std::size_t limit = 100;  // at most 1000
+};
+
+}  // namespace delayq

@@ -1,0 +1,94 @@
+#include "delayq/client.hpp"
+
+#include <charconv>
+#include <string>
+
+#include "client_core.hpp"
+#include "delayq/error.hpp"
+#include "log.hpp"
+#include "queue_core.hpp"
+#include "validate.hpp"
+
+namespace delayq {
+namespace detail {
+namespace {
+
+// The value of `field` in an INFO reply ("field:value\r\n" lines); empty when absent.
+std::string info_field(const std::string& info, std::string_view field) {
+    std::string needle = "\n" + std::string(field) + ":";
+    auto pos = ("\n" + info).find(needle);
+    if (pos == std::string::npos) return {};
+    pos += needle.size() - 1;
+    auto end = info.find_first_of("\r\n", pos);
+    return info.substr(pos, end - pos);
+}
+
+int major_version(const std::string& version) {
+    int major = 0;
+    std::from_chars(version.data(), version.data() + version.size(), major);
+    return major;
+}
+
+}  // namespace
+
+ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
+    : endpoint_(std::move(endpoint)),
+      options_(options),
+      pool_([this] { return connect(); }, options.pool_size) {}
+
+Connection ClientCore::connect() {
+    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout});
+    std::lock_guard lock(check_mutex_);
+    if (!checked_) {
+        check_server(conn);
+        checked_ = true;
+    }
+    return conn;
+}
+
+void ClientCore::check_server(Connection& conn) {
+    Reply info = conn.command({"INFO", "server", "memory"});
+    if (info.is_error()) {
+        log().warn("cannot read INFO from Redis at {} ({}); server checks skipped",
+                   endpoint_.describe(), info.str);
+        return;
+    }
+    const std::string& text = info.as_string();
+    std::string version = info_field(text, "redis_version");
+    if (major_version(version) < 7) {
+        throw ConfigurationError("Redis at " + endpoint_.describe() + " is version " + version +
+                                 "; delayq needs Redis 7.0 or later (script flags, SPUBLISH)");
+    }
+    std::string policy = info_field(text, "maxmemory_policy");
+    if (!policy.empty() && policy != "noeviction") {
+        std::string text_msg =
+            "Redis at " + endpoint_.describe() + " has maxmemory-policy " + policy +
+            ": when memory runs out it may evict queue keys, and an evicted key is a lost "
+            "message. Fix: CONFIG SET maxmemory-policy noeviction (and in redis.conf)";
+        if (options_.refuse_evicting_server) throw ConfigurationError(text_msg);
+        log().warn("{}", text_msg);
+    }
+}
+
+}  // namespace detail
+
+Client::Client(std::string_view url, ClientOptions options) {
+    if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
+        throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
+    }
+    core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), options);
+}
+
+Queue Client::queue(std::string_view name, QueueOptions options) const {
+    detail::validate_queue_name(name);
+    detail::validate_queue_options(options);
+    return Queue(std::make_shared<detail::QueueCore>(core_, std::string(name), options));
+}
+
+void Client::ping() const {
+    auto conn = core_->pool().acquire();
+    detail::Reply r = conn->command({"PING"});
+    if (r.is_error()) throw ServerError("PING failed: " + r.str);
+}
+
+}  // namespace delayq

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "delayq/options.hpp"
+#include "redis/connection.hpp"
+#include "redis/pool.hpp"
+#include "redis/url.hpp"
+
+namespace delayq::detail {
+
+// What every Queue and Consumer of one Client shares: where Redis is, the options, the pool.
+class ClientCore {
+public:
+    ClientCore(Endpoint endpoint, ClientOptions options);
+
+    // A new dedicated connection (consumers keep their own). The first connection of a client
+    // also checks the server; a failed check is repeated on the next connection.
+    Connection connect();
+    ConnectionPool& pool() { return pool_; }
+    const ClientOptions& options() const { return options_; }
+    const Endpoint& endpoint() const { return endpoint_; }
+
+private:
+    void check_server(Connection& conn);
+
+    Endpoint endpoint_;
+    ClientOptions options_;
+    ConnectionPool pool_;
+    std::mutex check_mutex_;
+    bool checked_ = false;
+};
+
+}  // namespace delayq::detail

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "consumer/loop.hpp"
+
+namespace delayq::detail {
+
+// Fetches batches while handlers have room, then sleeps until the next message falls due or a
+// lease runs out (both reported by the fetch script on the Redis clock), until a producer
+// signals an earlier message, or at most idle_check.
+class Dispatcher : public Loop {
+public:
+    using Loop::Loop;
+
+private:
+    void run() override;
+};
+
+}  // namespace delayq::detail

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "consumer/loop.hpp"
+
+namespace delayq::detail {
+
+// Renews every lease the consumer holds (buffered, running, or awaiting its ack) a third of the
+// visibility timeout at a time, so a slow handler keeps its message; drops leases found lost.
+class Extender : public Loop {
+public:
+    using Loop::Loop;
+
+private:
+    void run() override;
+};
+
+}  // namespace delayq::detail

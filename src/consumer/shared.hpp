@@ -1,0 +1,103 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "delayq/consumer.hpp"
+#include "queue_core.hpp"
+
+namespace delayq::detail {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// What a handler (or the stop sequence) decided about a delivery, for the completer to send.
+struct Completion {
+    enum class Kind { kAck, kNack, kReject, kRelease };
+    Kind kind = Kind::kAck;
+    LeaseRef lease;
+    Duration delay{0};
+    std::string error;
+    bool sent = false;  // reached Redis; a retry of the batch skips it
+};
+
+struct ConsumerCounters {
+    std::atomic<std::uint64_t> fetched{0};
+    std::atomic<std::uint64_t> acked{0};
+    std::atomic<std::uint64_t> nacked{0};
+    std::atomic<std::uint64_t> dead_lettered{0};
+    std::atomic<std::uint64_t> released{0};
+    std::atomic<std::uint64_t> leases_lost{0};
+    std::atomic<std::uint64_t> redis_errors{0};
+};
+
+// State shared by one consumer's threads. Everything below `mutex` is guarded by it.
+struct ConsumerShared {
+    ConsumerShared(std::shared_ptr<QueueCore> queue_core, Handler h, ConsumerOptions o)
+        : core(std::move(queue_core)), handler(std::move(h)), options(std::move(o)) {}
+
+    const std::shared_ptr<QueueCore> core;
+    const Handler handler;
+    const ConsumerOptions options;
+    ConsumerCounters counters;
+
+    std::mutex mutex;
+    std::condition_variable dispatcher_cv;  // capacity freed, wake-up signal, stop
+    std::condition_variable workers_cv;     // a delivery buffered, stop
+    std::condition_variable completer_cv;   // a completion queued, stop
+    std::condition_variable lifecycle_cv;   // handlers finished, stop phases, back-off sleeps
+
+    std::deque<Delivery> buffered;  // leased, no handler started yet
+    std::size_t running = 0;        // handlers running
+    std::unordered_map<std::string, std::uint64_t> held;  // id -> token of every lease held
+    std::deque<Completion> completions;
+
+    bool stopping = false;        // no more fetching, no more handler starts
+    bool completer_stop = false;  // flush what is queued, then end
+    bool extender_stop = false;
+    bool abandoned = false;  // the shutdown deadline passed with handlers still running
+    bool completer_done = false;
+    bool stopped = false;
+    std::exception_ptr fatal;
+
+    // The earliest due time a producer signalled since the dispatcher's last fetch, as a local
+    // steady time; the dispatcher wakes for it.
+    std::optional<SteadyClock::time_point> signalled;
+    bool have_offset = false;
+    std::chrono::milliseconds clock_offset{0};  // Redis time minus steady time
+
+    std::size_t capacity() const {
+        std::size_t busy = buffered.size() + running;
+        std::size_t limit = options.concurrency + options.prefetch;
+        return busy >= limit ? 0 : limit - busy;
+    }
+
+    // Removes a lease from `held` if it is still this delivery's lease.
+    void forget(const LeaseRef& lease) {
+        auto it = held.find(lease.id);
+        if (it != held.end() && it->second == lease.token) held.erase(it);
+    }
+
+    // Sleeps up to `d`, or less if `until` becomes true. Call with `lock` held.
+    template <typename Pred>
+    void sleep_for(std::unique_lock<std::mutex>& lock, Duration d, Pred until) {
+        lifecycle_cv.wait_for(lock, d, until);
+    }
+};
+
+// Back-off before reconnecting after `failures` consecutive failures: 50 ms doubling to 5 s,
+// with jitter so that many consumers do not reconnect in step.
+Duration reconnect_delay(int failures);
+
+// Logs and counts a Redis failure of a background loop; background threads never throw.
+void report_redis_error(ConsumerShared& shared, std::string_view loop, const std::exception& e);
+
+}  // namespace delayq::detail

@@ -1,0 +1,57 @@
+#include "consumer/workers.hpp"
+
+#include <variant>
+
+#include "consumer/shared.hpp"
+
+namespace delayq::detail {
+
+void Worker::run() {
+    ConsumerShared& s = shared_;
+    for (;;) {
+        std::optional<Delivery> delivery;
+        {
+            std::unique_lock lock(s.mutex);
+            s.workers_cv.wait(lock, [&] { return s.stopping || !s.buffered.empty(); });
+            if (s.stopping) break;
+            delivery.emplace(std::move(s.buffered.front()));
+            s.buffered.pop_front();
+            ++s.running;
+        }
+        Completion c;
+        c.lease = LeaseRef{delivery->id(), delivery->token()};
+        auto backoff = [&] {
+            return s.options.backoff.delay_for(
+                delivery->attempt(), std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
+        };
+        try {
+            Outcome outcome = s.handler(*delivery);
+            if (auto* nack = std::get_if<Nack>(&outcome)) {
+                c.kind = Completion::Kind::kNack;
+                c.delay = nack->delay ? *nack->delay : backoff();
+                c.error = std::move(nack->error);
+            } else if (auto* reject = std::get_if<Reject>(&outcome)) {
+                c.kind = Completion::Kind::kReject;
+                c.error = std::move(reject->error);
+            }
+        } catch (const std::exception& e) {
+            c.kind = Completion::Kind::kNack;
+            c.delay = backoff();
+            c.error = e.what();
+        } catch (...) {
+            c.kind = Completion::Kind::kNack;
+            c.delay = backoff();
+            c.error = "handler threw a non-std exception";
+        }
+        {
+            std::lock_guard lock(s.mutex);
+            --s.running;
+            s.completions.push_back(std::move(c));
+        }
+        s.completer_cv.notify_one();
+        s.dispatcher_cv.notify_one();
+        s.lifecycle_cv.notify_all();
+    }
+}
+
+}  // namespace delayq::detail

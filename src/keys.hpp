@@ -1,0 +1,26 @@
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace delayq::detail {
+
+// The only place key names are built. Every key of a queue carries the hash tag {name}, so they
+// all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
+// contract in src/lua/lib.lua).
+inline constexpr std::string_view kKeyPrefix = "dq:";
+inline constexpr std::array<std::string_view, 8> kKeySuffixes = {
+    "msg", "pending", "inflight", "dead", "err", "stats", "seq", "wake"};
+
+// Index of the wake channel in QueueKeys: consumers subscribe to it.
+inline constexpr std::size_t kWakeChannel = 7;
+
+using QueueKeys = std::array<std::string, kKeySuffixes.size()>;
+
+QueueKeys make_keys(std::string_view queue);
+
+// The pattern matching the stats hash of every queue, for discovering queues with SCAN.
+inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
+
+}  // namespace delayq::detail

@@ -1,0 +1,19 @@
+#!lua flags=allow-oom
+-- cancel: deletes a message that is pending or ready. A message in flight or dead-lettered is
+-- left as it is and its state reported. allow-oom: it only frees memory.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: 1 id
+-- Returns: 'cancelled' | 'not_found' | 'in_flight' | 'dead'
+local id = ARGV[1]
+if id == nil then return bad_argument() end
+local rec = redis.call('HGET', K.msg, id)
+if not rec then return 'not_found' end
+local member = member_of(id, decode(rec))
+if redis.call('ZREM', K.pending, member) == 0 then
+    if redis.call('ZSCORE', K.inflight, member) then return 'in_flight' end
+    return 'dead'
+end
+redis.call('HDEL', K.msg, id)
+redis.call('HDEL', K.err, id)
+redis.call('HINCRBY', K.stats, 'cancelled', 1)
+return 'cancelled'

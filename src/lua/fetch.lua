@@ -1,0 +1,106 @@
+#!lua flags=allow-oom
+-- fetch: leases due messages to one consumer. Also returns expired leases to the pending set
+-- (a failed attempt) or to the dead-letter set, and dead-letters due messages past their expiry.
+-- allow-oom: it frees as much as it uses, and a full Redis must still be able to drain.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
+--       4 dead_max_age_ms (0 = unbounded)
+-- Returns: {now_ms, next_ms, deliveries, dead_events}
+--   next_ms: when the consumer should call again (unix ms, Redis clock): now when it got
+--     max_count, else the earliest of the next due time and the next lease deadline; -1 when
+--     neither exists.
+--   deliveries: six per message: id, token, attempt, max_attempts, due_ms, payload
+--   dead_events: three per message dead-lettered by this call: id, reason, attempts
+local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
+local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
+if max_count == nil or max_count < 1 or max_count > 1000 or visibility == nil or visibility < 1
+    or dead_max_count == nil or dead_max_age == nil then
+    return bad_argument()
+end
+local now, now_us = clock()
+local events = {}
+
+-- Leases that ran out: the consumer crashed, hung or lost its connection.
+local lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', 0, SWEEP)
+if #lapsed > 0 then
+    redis.call('ZREM', K.inflight, unpack(lapsed))
+    local retried = 0
+    for _, member in ipairs(lapsed) do
+        local id = id_of(member)
+        local rec = redis.call('HGET', K.msg, id)
+        if rec then
+            local m = decode(rec)
+            local why = 'visibility timeout expired on attempt ' .. m.attempts
+            if m.expire > 0 and m.expire <= now then
+                bury(id, m, member, now, 'expired', why, events)
+            elseif m.attempts >= m.max then
+                bury(id, m, member, now, 'attempts exhausted', why, events)
+            else
+                m.token = 0
+                m.due = now
+                redis.call('HSET', K.msg, id, encode(m))
+                redis.call('HSET', K.err, id, why)
+                redis.call('ZADD', K.pending, str(now), member)
+                retried = retried + 1
+            end
+        end
+    end
+    if retried > 0 then redis.call('HINCRBY', K.stats, 'retried', retried) end
+end
+
+local due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', 0,
+                       max_count)
+local deliveries = {}
+if #due > 0 then
+    local members, ids = {}, {}
+    for i = 1, #due, 2 do
+        members[#members + 1] = due[i]
+        ids[#ids + 1] = id_of(due[i])
+    end
+    redis.call('ZREM', K.pending, unpack(members))
+    local recs = redis.call('HMGET', K.msg, unpack(ids))
+    local token = take_seq(#ids, now_us)
+    local hset, zadd = {}, {}
+    local deadline = str(now + visibility)
+    for i, id in ipairs(ids) do
+        local m = recs[i] and decode(recs[i])
+        if not m then
+            -- A member without a record cannot be delivered; count it rather than hide it.
+            redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+        elseif m.expire > 0 and m.expire <= now then
+            bury(id, m, members[i], now, 'expired', nil, events)
+        else
+            m.attempts = m.attempts + 1
+            m.token = token + i - 1
+            m.due = tonumber(due[2 * i])
+            hset[#hset + 1] = id
+            hset[#hset + 1] = encode(m)
+            zadd[#zadd + 1] = deadline
+            zadd[#zadd + 1] = members[i]
+            local d = #deliveries
+            deliveries[d + 1] = id
+            deliveries[d + 2] = m.token
+            deliveries[d + 3] = m.attempts
+            deliveries[d + 4] = m.max
+            deliveries[d + 5] = m.due
+            deliveries[d + 6] = m.payload
+        end
+    end
+    if #hset > 0 then
+        redis.call('HSET', K.msg, unpack(hset))
+        redis.call('ZADD', K.inflight, unpack(zadd))
+        redis.call('HINCRBY', K.stats, 'delivered', #hset / 2)
+    end
+end
+
+if #events > 0 then trim_dead(now, dead_max_count, dead_max_age) end
+
+local next_ms = now
+if #due / 2 < max_count then
+    next_ms = -1
+    local p = head_due()
+    local f = redis.call('ZRANGE', K.inflight, 0, 0, 'WITHSCORES')
+    if p then next_ms = p end
+    if f[2] and (next_ms == -1 or tonumber(f[2]) < next_ms) then next_ms = tonumber(f[2]) end
+end
+return {now, next_ms, deliveries, events}

@@ -1,0 +1,24 @@
+#!lua flags=no-writes
+-- get: one message by id, with its state.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: 1 id
+-- Returns: {} when there is no such message, else {state, score, attempts, max_attempts,
+--   expire_at_ms, due_ms, dead reason, last error, payload}; state is 'scheduled', 'ready',
+--   'in_flight' or 'dead' and score as in list.lua.
+local id = ARGV[1]
+if id == nil then return bad_argument() end
+local rec = redis.call('HGET', K.msg, id)
+if not rec then return {} end
+local m = decode(rec)
+local member = member_of(id, m)
+local now = clock()
+local state, score = 'dead', redis.call('ZSCORE', K.pending, member)
+if score then
+    state = 'scheduled'
+    if tonumber(score) <= now then state = 'ready' end
+else
+    score = redis.call('ZSCORE', K.inflight, member)
+    if score then state = 'in_flight' else score = redis.call('ZSCORE', K.dead, member) end
+end
+return {state, tonumber(score or 0), m.attempts, m.max, m.expire, m.due, m.reason,
+        redis.call('HGET', K.err, id) or '', m.payload}

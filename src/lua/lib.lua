@@ -1,0 +1,166 @@
+-- Shared helpers, spliced by cmake/embed_lua.cmake into every script right after its shebang.
+--
+-- Every script gets the same KEYS, all of one queue and all with the queue's hash tag:
+--   KEYS[1] msg      hash   id -> record (cmsgpack, see encode below)
+--   KEYS[2] pending  zset   member -> due time (unix ms, Redis clock); due <= now means ready
+--   KEYS[3] inflight zset   member -> lease deadline (unix ms)
+--   KEYS[4] dead     zset   member -> time it was dead-lettered (unix ms)
+--   KEYS[5] err      hash   id -> last error text (only for messages that failed at least once)
+--   KEYS[6] stats    hash   counter name -> total
+--   KEYS[7] seq      string counter for sequence keys and delivery tokens
+--   KEYS[8] wake     shard channel that wakes sleeping consumers (SPUBLISH)
+-- A zset member is the message's 9-character sequence key followed by the caller's id, or just
+-- the sequence key when the id was generated (then the id is the sequence key). The sequence key
+-- sorts in send order, so messages due in the same millisecond leave in send order.
+local K = {
+    msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
+    err = KEYS[5], stats = KEYS[6], seq = KEYS[7], wake = KEYS[8],
+}
+
+local SEQ_LEN = 9
+local SEQ_FLOOR = 1600000000000000 -- microseconds in late 2020: below it the counter is new or lost
+local SWEEP = 200                  -- expired leases handled per call, to bound the work per call
+local TRIM = 100                   -- dead letters removed by retention per call
+local MAX_MS = 253402300799999     -- 9999-12-31T23:59:59.999Z
+
+-- Formats a number for a command argument: Lua's default "%.14g" would round 15-digit times.
+local function str(n)
+    return string.format('%.0f', n)
+end
+
+-- Returns the Redis server's time as unix milliseconds and as unix microseconds.
+local function clock()
+    local t = redis.call('TIME')
+    local s, us = tonumber(t[1]), tonumber(t[2])
+    return s * 1000 + math.floor(us / 1000), s * 1000000 + us
+end
+
+local B62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+local function seq_key(n)
+    local out = {}
+    for i = SEQ_LEN, 1, -1 do
+        local d = n % 62
+        out[i] = B62:sub(d + 1, d + 1)
+        n = (n - d) / 62
+    end
+    return table.concat(out)
+end
+
+-- Reserves count consecutive sequence numbers and returns the first. A counter that is missing
+-- (or was lost with Redis's data) restarts at the server's microsecond clock, so numbers handed
+-- out before the loss are not handed out again.
+local function take_seq(count, now_us)
+    local last = redis.call('INCRBY', K.seq, count)
+    if last < SEQ_FLOOR then
+        last = now_us + count
+        redis.call('SET', K.seq, str(last))
+    end
+    return last - count + 1
+end
+
+local function id_of(member)
+    if #member == SEQ_LEN then return member end
+    return member:sub(SEQ_LEN + 1)
+end
+
+local function decode(rec)
+    local a, m, e, t, d, mem, r, p = cmsgpack.unpack(rec)
+    return {attempts = a, max = m, expire = e, token = t, due = d, member = mem, reason = r,
+            payload = p}
+end
+
+local function encode(m)
+    return cmsgpack.pack(m.attempts, m.max, m.expire, m.token, m.due, m.member, m.reason,
+                         m.payload)
+end
+
+local function member_of(id, m)
+    if m.member == '' then return id end
+    return m.member
+end
+
+-- Parses a non-negative integer argument; nil when it is not one.
+local function uint(s)
+    local n = tonumber(s)
+    if n == nil or n < 0 or n ~= math.floor(n) or n > MAX_MS then return nil end
+    return n
+end
+
+local function bad_argument()
+    -- A fixed text: user data never goes into an error reply.
+    return redis.error_reply('ERR delayq: bad script argument')
+end
+
+local function head_due()
+    local h = redis.call('ZRANGE', K.pending, 0, 0, 'WITHSCORES')
+    if h[2] then return tonumber(h[2]) end
+    return nil
+end
+
+-- Wakes sleeping consumers when a message became due earlier than everything they wait for.
+-- When the head is already due, consumers are busy fetching and need no signal.
+local function wake_if_earlier(head, due, now)
+    if head == nil or (head > now and due < head) then
+        redis.call('SPUBLISH', K.wake, str(due))
+    end
+end
+
+-- Moves a message to the dead-letter set, keeping its record for inspection and requeue.
+local function bury(id, m, member, now, reason, err_text, events)
+    m.token = 0
+    m.reason = reason
+    redis.call('HSET', K.msg, id, encode(m))
+    redis.call('ZADD', K.dead, str(now), member)
+    if err_text then redis.call('HSET', K.err, id, err_text) end
+    redis.call('HINCRBY', K.stats, 'dead_lettered', 1)
+    if reason == 'expired' then redis.call('HINCRBY', K.stats, 'expired', 1) end
+    if events then
+        events[#events + 1] = id
+        events[#events + 1] = reason
+        events[#events + 1] = m.attempts
+    end
+end
+
+local function delete_members(zset, members)
+    if #members == 0 then return end
+    local ids = {}
+    for i, member in ipairs(members) do ids[i] = id_of(member) end
+    redis.call('ZREM', zset, unpack(members))
+    redis.call('HDEL', K.msg, unpack(ids))
+    redis.call('HDEL', K.err, unpack(ids))
+end
+
+-- Retention of the dead-letter set: by age, then by count; 0 disables a bound. Bounded per call;
+-- every removal is counted in stats.dead_trimmed.
+local function trim_dead(now, max_count, max_age_ms)
+    local victims = {}
+    if max_age_ms > 0 then
+        local cutoff = str(now - max_age_ms)
+        victims = redis.call('ZRANGEBYSCORE', K.dead, '-inf', cutoff, 'LIMIT', 0, TRIM)
+    end
+    if #victims == 0 and max_count > 0 then
+        local excess = redis.call('ZCARD', K.dead) - max_count
+        if excess > 0 then
+            victims = redis.call('ZRANGE', K.dead, 0, math.min(excess, TRIM) - 1)
+        end
+    end
+    if #victims > 0 then
+        delete_members(K.dead, victims)
+        redis.call('HINCRBY', K.stats, 'dead_trimmed', #victims)
+    end
+end
+-- The dead letters named in ARGV[2..] (ids not dead are skipped), or without names the oldest
+-- `limit` of them.
+local function dead_members(limit)
+    if #ARGV == 1 then return redis.call('ZRANGE', K.dead, 0, limit - 1) end
+    local members = {}
+    for i = 2, #ARGV do
+        local rec = redis.call('HGET', K.msg, ARGV[i])
+        if rec then
+            local member = member_of(ARGV[i], decode(rec))
+            if redis.call('ZSCORE', K.dead, member) then members[#members + 1] = member end
+        end
+    end
+    return members
+end
+-- End of shared helpers.

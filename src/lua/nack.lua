@@ -1,0 +1,47 @@
+#!lua flags=allow-oom
+-- nack: a delivery failed. The message goes back to pending after a delay, or to the dead-letter
+-- set when it is out of attempts, past its expiry or rejected for good. allow-oom: a full Redis
+-- must still be able to retire failed messages.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: 1 id, 2 token, 3 delay_ms, 4 error text (kept as the last error), 5 mode: 'retry' or
+--       'dead' (dead-letter now), 6 dead_max_count (0 = unbounded), 7 dead_max_age_ms (0 = unbounded)
+-- Returns: {'retry', due_ms} | {'dead', reason} | {'lost', 0} when the token is stale.
+local id, token, delay = ARGV[1], tonumber(ARGV[2]), uint(ARGV[3])
+local mode, dead_max_count, dead_max_age = ARGV[5], uint(ARGV[6]), uint(ARGV[7])
+if token == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_max_count == nil
+    or dead_max_age == nil then
+    return bad_argument()
+end
+local rec = redis.call('HGET', K.msg, id)
+local m = rec and decode(rec)
+if not m or m.token == 0 or m.token ~= token then return {'lost', 0} end
+
+local now = clock()
+local member = member_of(id, m)
+redis.call('ZREM', K.inflight, member)
+local reason = nil
+if mode == 'dead' then
+    reason = 'rejected'
+elseif m.expire > 0 and m.expire <= now then
+    reason = 'expired'
+elseif m.attempts >= m.max then
+    reason = 'attempts exhausted'
+end
+if reason then
+    bury(id, m, member, now, reason, ARGV[4], nil)
+    trim_dead(now, dead_max_count, dead_max_age)
+    return {'dead', reason}
+end
+
+-- A retry may not outlive the expiry: it then falls due at the expiry and is dead-lettered.
+local due = math.min(now + delay, MAX_MS)
+if m.expire > 0 and due > m.expire then due = m.expire end
+local head = head_due()
+m.token = 0
+m.due = due
+redis.call('HSET', K.msg, id, encode(m))
+redis.call('HSET', K.err, id, ARGV[4])
+redis.call('ZADD', K.pending, str(due), member)
+redis.call('HINCRBY', K.stats, 'retried', 1)
+wake_if_earlier(head, due, now)
+return {'retry', due}

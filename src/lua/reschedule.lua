@@ -1,0 +1,32 @@
+#!lua flags=allow-oom
+-- reschedule: moves the due time of a pending or ready message. A message in flight or
+-- dead-lettered is left as it is and its state reported. allow-oom: it does not grow memory.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: 1 id, 2 at_ms (absolute due, unix ms on the Redis clock) or '' to use 3,
+--       3 delay_ms (after the Redis server's now)
+-- Returns: {'rescheduled', due_ms} | {'not_found', 0} | {'in_flight', 0} | {'dead', 0}
+--   A due time after the message's expiry is moved to the expiry (it is dead-lettered then).
+local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
+if id == nil or delay == nil then return bad_argument() end
+local now = clock()
+local due = now + delay
+if at ~= '' then
+    due = uint(at)
+    if due == nil then return bad_argument() end
+end
+if due > MAX_MS then return bad_argument() end
+local rec = redis.call('HGET', K.msg, id)
+if not rec then return {'not_found', 0} end
+local m = decode(rec)
+local member = member_of(id, m)
+if not redis.call('ZSCORE', K.pending, member) then
+    if redis.call('ZSCORE', K.inflight, member) then return {'in_flight', 0} end
+    return {'dead', 0}
+end
+if m.expire > 0 and due > m.expire then due = m.expire end
+local head = head_due()
+m.due = due
+redis.call('HSET', K.msg, id, encode(m))
+redis.call('ZADD', K.pending, str(due), member)
+wake_if_earlier(head, due, now)
+return {'rescheduled', due}

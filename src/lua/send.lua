@@ -1,0 +1,75 @@
+#!lua
+-- send: stores new messages and schedules them. Without allow-oom, so a Redis at maxmemory
+-- refuses the whole call before it runs: a send fails whole, never half-written.
+-- KEYS: the queue's keys, see lib.lua.
+-- ARGV: six per message:
+--   id               caller's id (idempotency key), or '' to generate one
+--   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
+--   delay_ms         delay after the Redis server's now, ms
+--   max_attempts     deliveries allowed before dead-lettering, >= 1
+--   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
+--   payload          bytes
+-- Returns: three per message: id, 1 when created or 0 when the id already existed (nothing
+--   changed), and the due time (unix ms) of the message that now holds the id.
+-- Errors: 'ERR delayq: bad script argument' or 'ERR delayq: expiry before due time'; nothing
+--   is written then.
+local now, now_us = clock()
+local n = #ARGV / 6
+if n < 1 or n ~= math.floor(n) then return bad_argument() end
+
+local msgs = {}
+for i = 0, n - 1 do
+    local b = i * 6
+    local at, delay = ARGV[b + 2], uint(ARGV[b + 3])
+    local max, expire_after = uint(ARGV[b + 4]), uint(ARGV[b + 5])
+    if delay == nil or max == nil or max < 1 or expire_after == nil then return bad_argument() end
+    local due = now + delay
+    if at ~= '' then
+        due = uint(at)
+        if due == nil then return bad_argument() end
+    end
+    if due > MAX_MS then return bad_argument() end
+    local expire = 0
+    if expire_after > 0 then
+        expire = now + expire_after
+        if expire <= due then return redis.error_reply('ERR delayq: expiry before due time') end
+    end
+    msgs[i + 1] = {id = ARGV[b + 1], due = due, max = max, expire = expire, payload = ARGV[b + 6]}
+end
+
+local head = head_due()
+local first = take_seq(n, now_us)
+local out, zadd, created, earliest = {}, {}, 0, nil
+for i, m in ipairs(msgs) do
+    local key = seq_key(first + i - 1)
+    local id, member = m.id, key .. m.id
+    local rec = {attempts = 0, max = m.max, expire = m.expire, token = 0, due = m.due,
+                 member = member, reason = '', payload = m.payload}
+    if id == '' then
+        id, rec.member, member = key, '', key
+        -- A caller may have taken this id by hand; draw again until it is free.
+        while redis.call('HSETNX', K.msg, id, encode(rec)) == 0 do
+            id = seq_key(take_seq(1, now_us))
+            member = id
+        end
+        created = 1
+    else
+        created = redis.call('HSETNX', K.msg, id, encode(rec))
+        if created == 0 then m.due = decode(redis.call('HGET', K.msg, id)).due end
+    end
+    if created == 1 then
+        zadd[#zadd + 1] = str(m.due)
+        zadd[#zadd + 1] = member
+        if earliest == nil or m.due < earliest then earliest = m.due end
+    end
+    out[#out + 1] = id
+    out[#out + 1] = created
+    out[#out + 1] = m.due
+end
+
+if #zadd > 0 then
+    redis.call('ZADD', K.pending, unpack(zadd))
+    redis.call('HINCRBY', K.stats, 'sent', #zadd / 2)
+    wake_if_earlier(head, earliest, now)
+end
+return out

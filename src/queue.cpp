@@ -1,0 +1,150 @@
+#include "delayq/queue.hpp"
+
+#include <random>
+
+#include "delayq/error.hpp"
+#include "queue_core.hpp"
+#include "validate.hpp"
+
+namespace delayq {
+namespace {
+
+detail::LeaseRef lease_of(const Delivery& d) { return detail::LeaseRef{d.id(), d.token()}; }
+
+// Applies a dead-letter script to every id, or to all dead letters, in bounded chunks.
+template <typename Fn>
+std::size_t over_dead_letters(std::span<const std::string> ids, bool all, Fn&& call) {
+    std::size_t moved = 0;
+    if (all) {
+        for (;;) {
+            auto [n, left] = call(std::span<const std::string>{}, detail::kMaxBatch);
+            moved += n;
+            if (n == 0 || left == 0) return moved;
+        }
+    }
+    for (std::size_t i = 0; i < ids.size(); i += detail::kMaxBatch) {
+        auto chunk = ids.subspan(i, std::min(detail::kMaxBatch, ids.size() - i));
+        moved += call(chunk, chunk.size()).first;
+    }
+    return moved;
+}
+
+}  // namespace
+
+Queue::Queue(std::shared_ptr<detail::QueueCore> core) : core_(std::move(core)) {}
+
+const std::string& Queue::name() const { return core_->name(); }
+
+const QueueOptions& Queue::options() const { return core_->options(); }
+
+SendResult Queue::send(std::string_view payload, const SendOptions& options) {
+    Message m{std::string(payload), options};
+    return send_batch(std::span<const Message>(&m, 1)).front();
+}
+
+std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
+    auto conn = core_->client().pool().acquire();
+    return core_->send(*conn, messages);
+}
+
+CancelResult Queue::cancel(std::string_view id) {
+    auto conn = core_->client().pool().acquire();
+    return core_->cancel(*conn, id);
+}
+
+RescheduleResult Queue::reschedule(std::string_view id, Duration delay) {
+    std::int64_t delay_ms = detail::validate_delay(delay, "delay");
+    auto conn = core_->client().pool().acquire();
+    return core_->reschedule(*conn, id, std::nullopt, delay_ms);
+}
+
+RescheduleResult Queue::reschedule_at(std::string_view id,
+                                      std::chrono::system_clock::time_point at) {
+    std::int64_t at_ms = detail::validate_time(at, "due time");
+    auto conn = core_->client().pool().acquire();
+    return core_->reschedule(*conn, id, at_ms, 0);
+}
+
+std::optional<MessageInfo> Queue::get(std::string_view id) {
+    auto conn = core_->client().pool().acquire();
+    return core_->get(*conn, id);
+}
+
+QueueStats Queue::stats() {
+    auto conn = core_->client().pool().acquire();
+    return core_->stats(*conn);
+}
+
+std::vector<MessageInfo> Queue::list(State state, Page page) {
+    auto conn = core_->client().pool().acquire();
+    return core_->list(*conn, state, page);
+}
+
+std::size_t Queue::requeue_dead(std::span<const std::string> ids) {
+    auto conn = core_->client().pool().acquire();
+    return over_dead_letters(ids, false, [&](auto chunk, std::size_t limit) {
+        return core_->dead_letters(*conn, detail::scripts::kDeadRequeue, chunk, limit);
+    });
+}
+
+std::size_t Queue::requeue_all_dead() {
+    auto conn = core_->client().pool().acquire();
+    return over_dead_letters({}, true, [&](auto chunk, std::size_t limit) {
+        return core_->dead_letters(*conn, detail::scripts::kDeadRequeue, chunk, limit);
+    });
+}
+
+std::size_t Queue::purge_dead(std::span<const std::string> ids) {
+    auto conn = core_->client().pool().acquire();
+    return over_dead_letters(ids, false, [&](auto chunk, std::size_t limit) {
+        return core_->dead_letters(*conn, detail::scripts::kDeadPurge, chunk, limit);
+    });
+}
+
+std::size_t Queue::purge_all_dead() {
+    auto conn = core_->client().pool().acquire();
+    return over_dead_letters({}, true, [&](auto chunk, std::size_t limit) {
+        return core_->dead_letters(*conn, detail::scripts::kDeadPurge, chunk, limit);
+    });
+}
+
+FetchResult Queue::fetch(std::size_t max_count, Duration visibility) {
+    auto conn = core_->client().pool().acquire();
+    return core_->fetch(*conn, max_count, visibility);
+}
+
+AckResult Queue::ack(const Delivery& delivery) {
+    auto conn = core_->client().pool().acquire();
+    detail::LeaseRef lease = lease_of(delivery);
+    return core_->ack(*conn, std::span(&lease, 1)).front();
+}
+
+NackResult Queue::nack(const Delivery& delivery, const Nack& nack) {
+    Duration delay = nack.delay.value_or(Duration(0));
+    if (!nack.delay) {
+        thread_local std::mt19937_64 rng{std::random_device{}()};
+        delay = Backoff{}.delay_for(delivery.attempt(),
+                                    std::uniform_real_distribution<double>(0.0, 1.0)(rng));
+    }
+    auto conn = core_->client().pool().acquire();
+    return core_->nack(*conn, lease_of(delivery), delay, nack.error, false);
+}
+
+NackResult Queue::reject(const Delivery& delivery, const Reject& reject) {
+    auto conn = core_->client().pool().acquire();
+    return core_->nack(*conn, lease_of(delivery), Duration(0), reject.error, true);
+}
+
+std::optional<TimePoint> Queue::extend(const Delivery& delivery, Duration visibility) {
+    auto conn = core_->client().pool().acquire();
+    detail::LeaseRef lease = lease_of(delivery);
+    return core_->extend(*conn, std::span(&lease, 1), visibility).front();
+}
+
+bool Queue::release(const Delivery& delivery) {
+    auto conn = core_->client().pool().acquire();
+    detail::LeaseRef lease = lease_of(delivery);
+    return core_->release(*conn, std::span(&lease, 1)).front();
+}
+
+}  // namespace delayq

@@ -1,0 +1,305 @@
+#include "queue_core.hpp"
+
+#include <algorithm>
+
+#include "delayq/error.hpp"
+#include "redis/script.hpp"
+#include "validate.hpp"
+
+namespace delayq::detail {
+namespace {
+
+TimePoint at_ms(std::int64_t ms) { return TimePoint(Duration(ms)); }
+
+std::optional<TimePoint> optional_ms(std::int64_t ms) {
+    if (ms < 0) return std::nullopt;
+    return at_ms(ms);
+}
+
+std::string_view truncate_error(std::string_view text) {
+    return text.substr(0, std::min(text.size(), kMaxErrorBytes));
+}
+
+void add_leases(ScriptArgs& args, std::span<const LeaseRef> leases) {
+    for (const auto& lease : leases) {
+        args.add(lease.id);
+        args.add(static_cast<std::int64_t>(lease.token));
+    }
+}
+
+void check_leases(std::span<const LeaseRef> leases) {
+    if (leases.empty() || leases.size() > kMaxBatch) {
+        throw InvalidArgument("between 1 and " + std::to_string(kMaxBatch) +
+                              " deliveries per call");
+    }
+}
+
+// Decodes one message of list.lua / get.lua: nine fields from `first`, the id given apart.
+MessageInfo decode_info(std::string id, State state, const std::vector<Reply>& f,
+                        std::size_t first) {
+    MessageInfo m;
+    m.id = std::move(id);
+    m.state = state;
+    std::int64_t score = f.at(first).as_int();
+    m.attempts = static_cast<int>(f.at(first + 1).as_int());
+    m.max_attempts = static_cast<int>(f.at(first + 2).as_int());
+    if (std::int64_t expire = f.at(first + 3).as_int(); expire > 0) m.expire_at = at_ms(expire);
+    m.due = at_ms(f.at(first + 4).as_int());
+    m.dead_reason = f.at(first + 5).as_string();
+    m.last_error = f.at(first + 6).as_string();
+    m.payload = f.at(first + 7).as_string();
+    if (state == State::kInFlight) m.lease_deadline = at_ms(score);
+    if (state == State::kDead) m.dead_at = at_ms(score);
+    return m;
+}
+
+}  // namespace
+
+QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, QueueOptions options)
+    : client_(std::move(client)),
+      name_(std::move(name)),
+      options_(options),
+      keys_(make_keys(name_)) {}
+
+std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const Message> messages) {
+    if (messages.empty() || messages.size() > kMaxBatch) {
+        throw InvalidArgument("a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
+    }
+    ScriptArgs args;
+    for (const Message& m : messages) {
+        validate_payload(m.payload, options_.max_payload_bytes);
+        validate_send(m.options);
+        const SendOptions& o = m.options;
+        args.add(o.id);
+        if (o.at) {
+            args.add(validate_time(*o.at, "due time"));
+        } else {
+            args.add(std::string_view{});
+        }
+        args.add(static_cast<std::int64_t>(o.delay.count()));
+        args.add(static_cast<std::int64_t>(o.max_attempts > 0 ? o.max_attempts
+                                                              : options_.default_max_attempts));
+        args.add(static_cast<std::int64_t>(o.expire_after.count()));
+        args.add(m.payload);
+    }
+    Reply r = run_script(conn, scripts::kSend, keys_, args);
+    const auto& flat = r.as_array();
+    if (flat.size() != messages.size() * 3) throw ServerError("send: malformed reply");
+    std::vector<SendResult> out;
+    out.reserve(messages.size());
+    for (std::size_t i = 0; i < flat.size(); i += 3) {
+        out.push_back(SendResult{flat[i].as_string(), flat[i + 1].as_int() == 0,
+                                 at_ms(flat[i + 2].as_int())});
+    }
+    return out;
+}
+
+FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration visibility) {
+    if (max_count < 1 || max_count > kMaxBatch) {
+        throw InvalidArgument("fetch takes 1 to " + std::to_string(kMaxBatch) + " messages");
+    }
+    ScriptArgs args;
+    args.add(static_cast<std::int64_t>(max_count));
+    args.add(validate_visibility(visibility));
+    args.add(static_cast<std::int64_t>(options_.dead_max_count));
+    args.add(static_cast<std::int64_t>(options_.dead_max_age.count()));
+    Reply r = run_script(conn, scripts::kFetch, keys_, args);
+    FetchResult out;
+    out.now = at_ms(r.at(0).as_int());
+    out.next = optional_ms(r.at(1).as_int());
+    r.at(2).as_array();  // checks the shape; the payloads are then moved out, not copied
+    auto& d = r.elements[2].elements;
+    out.deliveries.reserve(d.size() / 6);
+    for (std::size_t i = 0; i + 5 < d.size(); i += 6) {
+        out.deliveries.emplace_back(name_, d[i].as_string(), std::move(d[i + 5].str),
+                                    static_cast<std::uint64_t>(d[i + 1].as_int()),
+                                    static_cast<int>(d[i + 2].as_int()),
+                                    static_cast<int>(d[i + 3].as_int()),
+                                    at_ms(d[i + 4].as_int()), out.now);
+    }
+    const auto& e = r.at(3).as_array();
+    for (std::size_t i = 0; i + 2 < e.size(); i += 3) {
+        out.dead_lettered.push_back(DeadLetterEvent{name_, e[i].as_string(), e[i + 1].as_string(),
+                                                    static_cast<int>(e[i + 2].as_int())});
+    }
+    return out;
+}
+
+std::vector<AckResult> QueueCore::ack(Connection& conn, std::span<const LeaseRef> leases) {
+    check_leases(leases);
+    ScriptArgs args;
+    add_leases(args, leases);
+    Reply r = run_script(conn, scripts::kAck, keys_, args);
+    std::vector<AckResult> out;
+    for (const auto& x : r.as_array()) {
+        out.push_back(x.as_int() == 1 ? AckResult::kAcked : AckResult::kLeaseLost);
+    }
+    return out;
+}
+
+NackResult QueueCore::nack(Connection& conn, const LeaseRef& lease, Duration delay,
+                           std::string_view error, bool dead_now) {
+    ScriptArgs args;
+    args.add(lease.id);
+    args.add(static_cast<std::int64_t>(lease.token));
+    args.add(validate_delay(delay, "nack delay"));
+    args.add(truncate_error(error));
+    args.add(dead_now ? std::string_view("dead") : std::string_view("retry"));
+    args.add(static_cast<std::int64_t>(options_.dead_max_count));
+    args.add(static_cast<std::int64_t>(options_.dead_max_age.count()));
+    Reply r = run_script(conn, scripts::kNack, keys_, args);
+    const std::string& status = r.at(0).as_string();
+    NackResult out;
+    if (status == "retry") {
+        out.status = NackStatus::kRetrying;
+        out.due = at_ms(r.at(1).as_int());
+    } else if (status == "dead") {
+        out.status = NackStatus::kDeadLettered;
+        out.dead_reason = r.at(1).as_string();
+    }
+    return out;
+}
+
+std::vector<std::optional<TimePoint>> QueueCore::extend(Connection& conn,
+                                                        std::span<const LeaseRef> leases,
+                                                        Duration visibility) {
+    check_leases(leases);
+    ScriptArgs args;
+    args.add(validate_visibility(visibility));
+    add_leases(args, leases);
+    Reply r = run_script(conn, scripts::kExtend, keys_, args);
+    std::vector<std::optional<TimePoint>> out;
+    for (const auto& x : r.as_array()) {
+        std::int64_t deadline = x.as_int();
+        out.push_back(deadline > 0 ? std::optional(at_ms(deadline)) : std::nullopt);
+    }
+    return out;
+}
+
+std::vector<bool> QueueCore::release(Connection& conn, std::span<const LeaseRef> leases) {
+    check_leases(leases);
+    ScriptArgs args;
+    add_leases(args, leases);
+    Reply r = run_script(conn, scripts::kRelease, keys_, args);
+    std::vector<bool> out;
+    for (const auto& x : r.as_array()) out.push_back(x.as_int() == 1);
+    return out;
+}
+
+CancelResult QueueCore::cancel(Connection& conn, std::string_view id) {
+    validate_id(id);
+    ScriptArgs args;
+    args.add(id);
+    const std::string status = run_script(conn, scripts::kCancel, keys_, args).as_string();
+    if (status == "cancelled") return CancelResult::kCancelled;
+    if (status == "in_flight") return CancelResult::kInFlight;
+    if (status == "dead") return CancelResult::kDead;
+    return CancelResult::kNotFound;
+}
+
+RescheduleResult QueueCore::reschedule(Connection& conn, std::string_view id,
+                                       std::optional<std::int64_t> at, std::int64_t delay_ms) {
+    validate_id(id);
+    ScriptArgs args;
+    args.add(id);
+    if (at) {
+        args.add(*at);
+    } else {
+        args.add(std::string_view{});
+    }
+    args.add(delay_ms);
+    Reply r = run_script(conn, scripts::kReschedule, keys_, args);
+    const std::string& status = r.at(0).as_string();
+    RescheduleResult out;
+    out.due = at_ms(r.at(1).as_int());
+    if (status == "rescheduled") {
+        out.status = RescheduleStatus::kRescheduled;
+    } else if (status == "in_flight") {
+        out.status = RescheduleStatus::kInFlight;
+    } else if (status == "dead") {
+        out.status = RescheduleStatus::kDead;
+    }
+    return out;
+}
+
+std::optional<MessageInfo> QueueCore::get(Connection& conn, std::string_view id) {
+    validate_id(id);
+    ScriptArgs args;
+    args.add(id);
+    Reply r = run_script(conn, scripts::kGet, keys_, args);
+    const auto& f = r.as_array();
+    if (f.empty()) return std::nullopt;
+    auto state = parse_state(f.at(0).as_string());
+    if (!state) throw ServerError("get: unknown state in reply");
+    return decode_info(std::string(id), *state, f, 1);
+}
+
+QueueStats QueueCore::stats(Connection& conn) {
+    Reply r = run_script(conn, scripts::kStats, keys_, ScriptArgs{});
+    QueueStats s;
+    s.now = at_ms(r.at(0).as_int());
+    s.scheduled = static_cast<std::size_t>(r.at(1).as_int());
+    s.ready = static_cast<std::size_t>(r.at(2).as_int());
+    s.in_flight = static_cast<std::size_t>(r.at(3).as_int());
+    s.dead = static_cast<std::size_t>(r.at(4).as_int());
+    s.oldest_due = optional_ms(r.at(5).as_int());
+    s.next_due = optional_ms(r.at(6).as_int());
+    if (s.oldest_due && *s.oldest_due <= s.now) s.oldest_overdue_age = s.now - *s.oldest_due;
+    const auto& t = r.at(7).as_array();
+    struct Field {
+        std::string_view name;
+        std::uint64_t Totals::*member;
+    };
+    static constexpr Field kFields[] = {
+        {"sent", &Totals::sent},           {"delivered", &Totals::delivered},
+        {"acked", &Totals::acked},         {"retried", &Totals::retried},
+        {"dead_lettered", &Totals::dead_lettered}, {"expired", &Totals::expired},
+        {"cancelled", &Totals::cancelled}, {"released", &Totals::released},
+        {"requeued", &Totals::requeued},   {"purged", &Totals::purged},
+        {"dead_trimmed", &Totals::dead_trimmed},
+    };
+    for (std::size_t i = 0; i + 1 < t.size(); i += 2) {
+        for (const auto& f : kFields) {
+            if (t[i].as_string() == f.name) {
+                s.totals.*f.member = std::stoull(t[i + 1].as_string());
+            }
+        }
+    }
+    return s;
+}
+
+std::vector<MessageInfo> QueueCore::list(Connection& conn, State state, Page page) {
+    if (page.limit < 1 || page.limit > kMaxBatch) {
+        throw InvalidArgument("page limit must be from 1 to " + std::to_string(kMaxBatch));
+    }
+    ScriptArgs args;
+    args.add(to_string(state));
+    args.add(static_cast<std::int64_t>(page.offset));
+    args.add(static_cast<std::int64_t>(page.limit));
+    Reply r = run_script(conn, scripts::kList, keys_, args);
+    const auto& items = r.at(1).as_array();
+    std::vector<MessageInfo> out;
+    for (std::size_t i = 0; i + 8 < items.size(); i += 9) {
+        out.push_back(decode_info(items[i].as_string(), state, items, i + 1));
+    }
+    return out;
+}
+
+std::pair<std::size_t, std::size_t> QueueCore::dead_letters(Connection& conn,
+                                                            const ScriptSource& script,
+                                                            std::span<const std::string> ids,
+                                                            std::size_t limit) {
+    if (ids.size() > kMaxBatch || limit < 1 || limit > kMaxBatch) {
+        throw InvalidArgument("1 to " + std::to_string(kMaxBatch) + " dead letters per call");
+    }
+    ScriptArgs args;
+    args.add(static_cast<std::int64_t>(std::max(limit, ids.size())));
+    for (const auto& id : ids) {
+        validate_id(id);
+        args.add(id);
+    }
+    Reply r = run_script(conn, script, keys_, args);
+    return {static_cast<std::size_t>(r.at(0).as_int()), static_cast<std::size_t>(r.at(1).as_int())};
+}
+
+}  // namespace delayq::detail

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "redis/connection.hpp"
+
+namespace delayq::detail {
+
+// Idle connections for short operations, shared by threads. A connection goes back to the pool
+// only when it is healthy; one the server has closed is dropped on the way out.
+class ConnectionPool {
+public:
+    using Factory = std::function<Connection()>;
+
+    ConnectionPool(Factory factory, std::size_t max_idle);
+
+    class Lease {
+    public:
+        Lease(ConnectionPool& pool, Connection conn) : pool_(&pool), conn_(std::move(conn)) {}
+        ~Lease();
+        Lease(Lease&&) = default;
+        Lease& operator=(Lease&&) = delete;
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        Connection& operator*() { return *conn_; }
+        Connection* operator->() { return &*conn_; }
+
+    private:
+        ConnectionPool* pool_;
+        std::optional<Connection> conn_;
+    };
+
+    // An idle connection, or a new one (which may throw ConnectionError).
+    Lease acquire();
+
+private:
+    void give_back(Connection conn);
+
+    Factory factory_;
+    std::size_t max_idle_;
+    std::mutex mutex_;
+    std::vector<Connection> idle_;
+};
+
+}  // namespace delayq::detail

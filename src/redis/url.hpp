@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace delayq::detail {
+
+// Where and how to reach Redis, parsed from a URL.
+struct Endpoint {
+    std::string host;       // empty for a unix socket
+    int port = 6379;
+    std::string unix_path;  // set for unix:// URLs
+    std::string user;
+    std::string password;
+    int db = 0;
+
+    // host:port or the socket path, never the password.
+    std::string describe() const;
+};
+
+// redis://[[user]:password@]host[:port][/db] or unix:///path/to/socket[?db=N]; user and password
+// may be percent-encoded. Throws InvalidArgument.
+Endpoint parse_url(std::string_view url);
+
+}  // namespace delayq::detail

@@ -1,0 +1,28 @@
+#pragma once
+
+namespace delayq::detail {
+
+// A Lua script embedded at build time from src/lua/ (see cmake/embed_lua.cmake).
+struct ScriptSource {
+    const char* name;
+    const char* source;
+    const char* sha1;  // of `source`, computed at build time; EVALSHA names it
+};
+
+namespace scripts {
+extern const ScriptSource kAck;
+extern const ScriptSource kCancel;
+extern const ScriptSource kDeadPurge;
+extern const ScriptSource kDeadRequeue;
+extern const ScriptSource kExtend;
+extern const ScriptSource kFetch;
+extern const ScriptSource kGet;
+extern const ScriptSource kList;
+extern const ScriptSource kNack;
+extern const ScriptSource kRelease;
+extern const ScriptSource kReschedule;
+extern const ScriptSource kSend;
+extern const ScriptSource kStats;
+}  // namespace scripts
+
+}  // namespace delayq::detail

@@ -1,0 +1,108 @@
+#include "validate.hpp"
+
+#include <string>
+
+#include "delayq/error.hpp"
+
+namespace delayq::detail {
+namespace {
+
+[[noreturn]] void invalid(std::string_view what, std::string_view why) {
+    throw InvalidArgument(std::string(what) + " " + std::string(why));
+}
+
+void validate_text(std::string_view text, std::string_view what, bool allow_space) {
+    if (text.empty()) invalid(what, "must not be empty");
+    if (text.size() > kMaxNameBytes) {
+        invalid(what, "is " + std::to_string(text.size()) + " bytes, over the limit of " +
+                          std::to_string(kMaxNameBytes));
+    }
+    for (char ch : text) {
+        auto c = static_cast<unsigned char>(ch);
+        if (c == '{' || c == '}') {
+            invalid(what, "must not contain braces (they would change the Redis Cluster hash tag)");
+        }
+        if (c < 0x20 || c >= 0x7f) invalid(what, "must contain only printable ASCII characters");
+        if (c == ' ' && !allow_space) invalid(what, "must not contain spaces");
+    }
+}
+
+}  // namespace
+
+void validate_queue_name(std::string_view name) { validate_text(name, "queue name", false); }
+
+void validate_id(std::string_view id) { validate_text(id, "message id", true); }
+
+void validate_payload(std::string_view payload, std::size_t max_bytes) {
+    if (payload.size() > max_bytes) {
+        throw InvalidArgument("payload is " + std::to_string(payload.size()) +
+                              " bytes, over the limit of " + std::to_string(max_bytes));
+    }
+}
+
+std::int64_t validate_delay(Duration delay, std::string_view what) {
+    if (delay.count() < 0) invalid(what, "must not be negative");
+    if (delay.count() > kMaxTimeMs) invalid(what, "is absurdly long (past the year 9999)");
+    return delay.count();
+}
+
+std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what) {
+    auto ms = std::chrono::duration_cast<Duration>(at.time_since_epoch()).count();
+    if (ms < 0) invalid(what, "is before 1970");
+    if (ms > kMaxTimeMs) invalid(what, "is after the year 9999");
+    return ms;
+}
+
+std::int64_t validate_visibility(Duration visibility) {
+    if (visibility.count() < 1) invalid("visibility timeout", "must be at least 1 ms");
+    return validate_delay(visibility, "visibility timeout");
+}
+
+void validate_send(const SendOptions& options) {
+    if (!options.id.empty()) validate_id(options.id);
+    if (options.at && options.delay.count() != 0) {
+        invalid("send options", "must not set both delay and at");
+    }
+    validate_delay(options.delay, "delay");
+    if (options.at) validate_time(*options.at, "due time");
+    if (options.max_attempts < 0 || options.max_attempts > kMaxAttemptsLimit) {
+        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit) +
+                                    " (or 0 for the queue's default)");
+    }
+    validate_delay(options.expire_after, "expire_after");
+    if (options.expire_after.count() > 0 && !options.at &&
+        options.expire_after <= options.delay) {
+        invalid("expire_after", "must be longer than the delay (the message would expire "
+                                "before it is due)");
+    }
+}
+
+void validate_queue_options(const QueueOptions& options) {
+    if (options.max_payload_bytes > 512u * 1024 * 1024) {
+        invalid("max_payload_bytes", "must be at most 512 MiB (Redis's string limit)");
+    }
+    if (options.default_max_attempts < 1 || options.default_max_attempts > kMaxAttemptsLimit) {
+        invalid("default_max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit));
+    }
+    validate_delay(options.dead_max_age, "dead_max_age");
+}
+
+void validate_consumer_options(const ConsumerOptions& options) {
+    if (options.concurrency < 1 || options.concurrency > 10'000) {
+        invalid("concurrency", "must be from 1 to 10000");
+    }
+    if (options.max_batch < 1 || options.max_batch > kMaxBatch) {
+        invalid("max_batch", "must be from 1 to " + std::to_string(kMaxBatch));
+    }
+    if (options.prefetch > 10'000) invalid("prefetch", "must be at most 10000");
+    validate_visibility(options.visibility_timeout);
+    validate_delay(options.shutdown_timeout, "shutdown_timeout");
+    if (options.idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");
+    const Backoff& b = options.backoff;
+    if (b.initial.count() < 0 || b.max < b.initial || !(b.multiplier >= 1.0) ||
+        !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
+        invalid("backoff", "needs 0 <= initial <= max, multiplier >= 1 and jitter in [0, 1]");
+    }
+}
+
+}  // namespace delayq::detail

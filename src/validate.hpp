@@ -1,0 +1,33 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "delayq/options.hpp"
+
+namespace delayq::detail {
+
+inline constexpr std::size_t kMaxNameBytes = 200;
+inline constexpr std::size_t kMaxBatch = 1000;
+inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut to this
+// 9999-12-31T23:59:59.999Z in unix ms: later times are refused as absurd.
+inline constexpr std::int64_t kMaxTimeMs = 253'402'300'799'999;
+inline constexpr int kMaxAttemptsLimit = 1'000'000;
+
+// Each throws InvalidArgument with a message that names the problem.
+void validate_queue_name(std::string_view name);
+// Ids may contain spaces and colons; not braces, control characters or bytes >= 0x7f.
+void validate_id(std::string_view id);
+void validate_payload(std::string_view payload, std::size_t max_bytes);
+// A delay from now: 0 .. kMaxTimeMs ms.
+std::int64_t validate_delay(Duration delay, std::string_view what);
+// An absolute time as unix ms: 0 .. kMaxTimeMs.
+std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what);
+std::int64_t validate_visibility(Duration visibility);
+void validate_send(const SendOptions& options);
+void validate_queue_options(const QueueOptions& options);
+void validate_consumer_options(const ConsumerOptions& options);
+
+}  // namespace delayq::detail
