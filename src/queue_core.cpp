@@ -256,7 +256,7 @@ QueueStats QueueCore::stats(Connection& conn) {
         {"dead_lettered", &Totals::dead_lettered}, {"expired", &Totals::expired},
         {"cancelled", &Totals::cancelled}, {"released", &Totals::released},
         {"requeued", &Totals::requeued},   {"purged", &Totals::purged},
-        {"dead_trimmed", &Totals::dead_trimmed},
+        {"dead_trimmed", &Totals::dead_trimmed}, {"orphans_removed", &Totals::orphans_removed},
     };
     for (std::size_t i = 0; i + 1 < t.size(); i += 2) {
         for (const auto& f : kFields) {

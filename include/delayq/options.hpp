@@ -38,8 +38,9 @@ struct SendOptions {
     // idempotency key: sending an id that still exists changes nothing and reports a duplicate.
     std::string id{};
     int max_attempts = 0;  // 0: QueueOptions::default_max_attempts
-    // 0: never. Else a message not acked within this time of the send is dead-lettered with
-    // reason "expired". Must be longer than the delay.
+    // 0: never. Else, from this long after the send, the message is no longer delivered: the
+    // first fetch, nack or lapsed lease that meets it moves it to the dead-letter set with
+    // reason "expired". A delivery already under way may still be acked. Must exceed the delay.
     Duration expire_after{0};
 };
 

@@ -66,6 +66,8 @@ struct Totals {
     std::uint64_t requeued = 0;
     std::uint64_t purged = 0;
     std::uint64_t dead_trimmed = 0;  // removed by the dead-letter retention bounds
+    // Index entries found without a message record and removed (only after data loss in Redis).
+    std::uint64_t orphans_removed = 0;
 };
 
 struct QueueStats {

@@ -13,7 +13,7 @@ for i = 1, #ARGV, 2 do
     if m and token and m.token ~= 0 and m.token == token then
         redis.call('HDEL', K.msg, id)
         redis.call('ZREM', K.inflight, member_of(id, m))
-        if m.attempts > 1 then redis.call('HDEL', K.err, id) end
+        redis.call('HDEL', K.err, id)
         acked = acked + 1
         out[#out + 1] = 1
     else

@@ -1,6 +1,6 @@
 #!lua flags=allow-oom
--- dead_requeue: moves dead letters back to pending, due now, with a fresh attempt budget and no
--- expiry. allow-oom: it does not grow memory.
+-- dead_requeue: moves dead letters back to pending, due now, with a fresh attempt budget, no
+-- expiry and no last error. allow-oom: it does not grow memory.
 -- KEYS: the queue's keys, see lib.lua.
 -- ARGV: 1 limit (1..1000), then the ids; without ids, the oldest `limit` dead letters.
 -- Returns: {requeued, dead_left}
@@ -9,16 +9,24 @@ if limit == nil or limit < 1 or limit > 1000 or #ARGV - 1 > limit then return ba
 local members = dead_members(limit)
 local now = clock()
 local head = head_due()
+local requeued = 0
 for _, member in ipairs(members) do
     local id = id_of(member)
-    local m = decode(redis.call('HGET', K.msg, id))
-    m.attempts, m.expire, m.token, m.reason, m.due = 0, 0, 0, '', now
-    redis.call('HSET', K.msg, id, encode(m))
+    local rec = redis.call('HGET', K.msg, id)
     redis.call('ZREM', K.dead, member)
-    redis.call('ZADD', K.pending, str(now), member)
+    if not rec then
+        redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+    else
+        local m = decode(rec)
+        m.attempts, m.expire, m.token, m.reason, m.due = 0, 0, 0, '', now
+        redis.call('HSET', K.msg, id, encode(m))
+        redis.call('HDEL', K.err, id)
+        redis.call('ZADD', K.pending, str(now), member)
+        requeued = requeued + 1
+    end
 end
-if #members > 0 then
-    redis.call('HINCRBY', K.stats, 'requeued', #members)
+if requeued > 0 then
+    redis.call('HINCRBY', K.stats, 'requeued', requeued)
     wake_if_earlier(head, now, now)
 end
-return {#members, redis.call('ZCARD', K.dead)}
+return {requeued, redis.call('ZCARD', K.dead)}

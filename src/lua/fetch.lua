@@ -28,7 +28,9 @@ if #lapsed > 0 then
     for _, member in ipairs(lapsed) do
         local id = id_of(member)
         local rec = redis.call('HGET', K.msg, id)
-        if rec then
+        if not rec then
+            redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+        else
             local m = decode(rec)
             local why = 'visibility timeout expired on attempt ' .. m.attempts
             if m.expire > 0 and m.expire <= now then
@@ -93,7 +95,7 @@ if #due > 0 then
     end
 end
 
-if #events > 0 then trim_dead(now, dead_max_count, dead_max_age) end
+trim_dead(now, dead_max_count, dead_max_age)
 
 local next_ms = now
 if #due / 2 < max_count then

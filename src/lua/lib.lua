@@ -18,7 +18,6 @@ local K = {
 }
 
 local SEQ_LEN = 9
-local SEQ_FLOOR = 1600000000000000 -- microseconds in late 2020: below it the counter is new or lost
 local SWEEP = 200                  -- expired leases handled per call, to bound the work per call
 local TRIM = 100                   -- dead letters removed by retention per call
 local MAX_MS = 253402300799999     -- 9999-12-31T23:59:59.999Z
@@ -46,12 +45,12 @@ local function seq_key(n)
     return table.concat(out)
 end
 
--- Reserves count consecutive sequence numbers and returns the first. A counter that is missing
--- (or was lost with Redis's data) restarts at the server's microsecond clock, so numbers handed
--- out before the loss are not handed out again.
+-- Reserves count consecutive sequence numbers and returns the first. The counter never falls
+-- behind the server's microsecond clock, so a counter that was lost or rolled back with Redis's
+-- data (a failover, an fsync window) does not hand out numbers again: not as ids, not as tokens.
 local function take_seq(count, now_us)
     local last = redis.call('INCRBY', K.seq, count)
-    if last < SEQ_FLOOR then
+    if last <= now_us then
         last = now_us + count
         redis.call('SET', K.seq, str(last))
     end

@@ -2,7 +2,7 @@
 -- send: stores new messages and schedules them. Without allow-oom, so a Redis at maxmemory
 -- refuses the whole call before it runs: a send fails whole, never half-written.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: six per message:
+-- ARGV: six per message, for 1 to 1000 messages:
 --   id               caller's id (idempotency key), or '' to generate one
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
 --   delay_ms         delay after the Redis server's now, ms
@@ -15,7 +15,7 @@
 --   is written then.
 local now, now_us = clock()
 local n = #ARGV / 6
-if n < 1 or n ~= math.floor(n) then return bad_argument() end
+if n < 1 or n > 1000 or n ~= math.floor(n) then return bad_argument() end
 
 local msgs = {}
 for i = 0, n - 1 do

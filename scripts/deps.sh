@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages delayq needs, only those that are missing.
+# usage: scripts/deps.sh [test]    (test adds what the test suite and its checks need)
+set -euo pipefail
+pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server)
+if [[ "${1:-}" == test ]]; then
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} > 0)); then
+    sudo=()
+    [[ $EUID -ne 0 ]] && sudo=(sudo)
+    echo "installing: ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+fi
