@@ -78,7 +78,7 @@ void validate_send(const SendOptions& options) {
 }
 
 void validate_queue_options(const QueueOptions& options) {
-    if (options.max_payload_bytes > 512u * 1024 * 1024) {
+    if (options.max_payload_bytes > std::size_t{512} * 1024 * 1024) {
         invalid("max_payload_bytes", "must be at most 512 MiB (Redis's string limit)");
     }
     if (options.default_max_attempts < 1 || options.default_max_attempts > kMaxAttemptsLimit) {

@@ -22,7 +22,7 @@ struct ClientOptions {
 };
 
 struct QueueOptions {
-    std::size_t max_payload_bytes = 1024 * 1024;
+    std::size_t max_payload_bytes = std::size_t{1024} * 1024;
     int default_max_attempts = 25;
     // Retention of the dead-letter set; 0 means unbounded. Removals count in Totals::dead_trimmed.
     std::size_t dead_max_count = 100'000;
