@@ -46,7 +46,7 @@ public:
     void stop();
     // Blocks until the consumer has stopped. Rethrows a fatal error (ConfigurationError).
     void wait();
-    // start() then wait().
+    // start() then wait(); with ConsumerOptions::stop_on_signals, until SIGINT or SIGTERM.
     void run();
 
     ConsumerStats stats() const;

@@ -74,6 +74,9 @@ struct ConsumerOptions {
     // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals.
     // An idle consumer sends one command per idle_check.
     Duration idle_check = 1s;
+    // Stop gracefully on SIGINT and SIGTERM (handlers installed while the consumer runs, the
+    // previous ones restored after). Off: the application calls stop().
+    bool stop_on_signals = false;
     // Called (from a consumer thread) for every message this consumer moved to the dead-letter
     // set. An exception it throws is logged and ignored.
     std::function<void(const DeadLetterEvent&)> on_dead_letter{};

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "delayq/error.hpp"
+#include "consumer/signals.hpp"
 #include "log.hpp"
 #include "validate.hpp"
 
@@ -31,6 +32,7 @@ ConsumerRuntime::ConsumerRuntime(std::shared_ptr<QueueCore> core, Handler handle
 }
 
 ConsumerRuntime::~ConsumerRuntime() {
+    forget_signals(this);
     stop();
     if (supervisor_.joinable()) supervisor_.join();
     // Handlers that overran the shutdown deadline cannot be interrupted: wait for them here.
@@ -38,9 +40,13 @@ ConsumerRuntime::~ConsumerRuntime() {
 }
 
 void ConsumerRuntime::start() {
-    std::lock_guard lock(shared_.mutex);
-    if (started_) return;
-    started_ = true;
+    {
+        std::lock_guard lock(shared_.mutex);
+        if (started_) return;
+        started_ = true;
+    }
+    // Outside the lock: the signal watcher takes its own lock, then ours (in stop()).
+    if (shared_.options.stop_on_signals) stop_on_signals(this);
     extender_.start();
     completer_.start();
     for (auto& w : workers_) w->start();
@@ -105,6 +111,7 @@ void ConsumerRuntime::supervise() {
     s.lifecycle_cv.notify_all();
     lock.unlock();
     extender_.join();
+    forget_signals(this);
     lock.lock();
     s.stopped = true;
     s.lifecycle_cv.notify_all();
