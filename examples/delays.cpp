@@ -2,13 +2,12 @@
 // arrived by the Redis server's clock.
 //
 // usage: delayq_example_delays [REDIS_URL]   (default: $DELAYQ_REDIS_URL, else redis://127.0.0.1)
-#include <delayq/delayq.hpp>
-
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <delayq/delayq.hpp>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,22 +22,22 @@ int main(int argc, char** argv) {
         auto queue = client.queue("example-delays");
         queue.purge_all_dead();
 
-        const std::vector<std::chrono::milliseconds> delays = {0ms,   250ms,  500ms, 1000ms,
+        const std::vector<std::chrono::milliseconds> delays = {0ms,    250ms,  500ms, 1000ms,
                                                                1500ms, 2000ms, 3000ms};
         std::mutex mutex;
         std::condition_variable done;
         std::size_t delivered = 0;
-        delayq::Consumer consumer{
-            queue,
-            [&](const delayq::Delivery& d) {
-                std::lock_guard lock(mutex);
-                std::printf("delivered %-28s id=%s  late by %lld ms\n", d.payload().c_str(),
-                            d.id().c_str(), static_cast<long long>(d.lateness().count()));
-                std::fflush(stdout);
-                if (++delivered == delays.size()) done.notify_all();
-                return delayq::Ack{};
-            },
-            {.concurrency = 4}};
+        delayq::Consumer consumer{queue,
+                                  [&](const delayq::Delivery& d) {
+                                      std::lock_guard lock(mutex);
+                                      std::printf("delivered %-28s id=%s  late by %lld ms\n",
+                                                  d.payload().c_str(), d.id().c_str(),
+                                                  static_cast<long long>(d.lateness().count()));
+                                      std::fflush(stdout);
+                                      if (++delivered == delays.size()) done.notify_all();
+                                      return delayq::Ack{};
+                                  },
+                                  {.concurrency = 4}};
         consumer.start();
 
         for (auto delay : delays) {

@@ -12,7 +12,7 @@ namespace delayq::detail {
 
 // What every Queue and Consumer of one Client shares: where Redis is, the options, the pool.
 class ClientCore {
-public:
+  public:
     ClientCore(Endpoint endpoint, ClientOptions options);
 
     // A new dedicated connection (consumers keep their own). The first connection of a client
@@ -22,7 +22,7 @@ public:
     const ClientOptions& options() const { return options_; }
     const Endpoint& endpoint() const { return endpoint_; }
 
-private:
+  private:
     void check_server(Connection& conn);
 
     Endpoint endpoint_;

@@ -111,11 +111,10 @@ FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration v
     auto& d = r.elements[2].elements;
     out.deliveries.reserve(d.size() / 6);
     for (std::size_t i = 0; i + 5 < d.size(); i += 6) {
-        out.deliveries.emplace_back(name_, d[i].as_string(), std::move(d[i + 5].str),
-                                    static_cast<std::uint64_t>(d[i + 1].as_int()),
-                                    static_cast<int>(d[i + 2].as_int()),
-                                    static_cast<int>(d[i + 3].as_int()),
-                                    at_ms(d[i + 4].as_int()), out.now);
+        out.deliveries.emplace_back(
+            name_, d[i].as_string(), std::move(d[i + 5].str),
+            static_cast<std::uint64_t>(d[i + 1].as_int()), static_cast<int>(d[i + 2].as_int()),
+            static_cast<int>(d[i + 3].as_int()), at_ms(d[i + 4].as_int()), out.now);
     }
     const auto& e = r.at(3).as_array();
     for (std::size_t i = 0; i + 2 < e.size(); i += 3) {
@@ -251,12 +250,18 @@ QueueStats QueueCore::stats(Connection& conn) {
         std::uint64_t Totals::*member;
     };
     static constexpr Field kFields[] = {
-        {"sent", &Totals::sent},           {"delivered", &Totals::delivered},
-        {"acked", &Totals::acked},         {"retried", &Totals::retried},
-        {"dead_lettered", &Totals::dead_lettered}, {"expired", &Totals::expired},
-        {"cancelled", &Totals::cancelled}, {"released", &Totals::released},
-        {"requeued", &Totals::requeued},   {"purged", &Totals::purged},
-        {"dead_trimmed", &Totals::dead_trimmed}, {"orphans_removed", &Totals::orphans_removed},
+        {"sent", &Totals::sent},
+        {"delivered", &Totals::delivered},
+        {"acked", &Totals::acked},
+        {"retried", &Totals::retried},
+        {"dead_lettered", &Totals::dead_lettered},
+        {"expired", &Totals::expired},
+        {"cancelled", &Totals::cancelled},
+        {"released", &Totals::released},
+        {"requeued", &Totals::requeued},
+        {"purged", &Totals::purged},
+        {"dead_trimmed", &Totals::dead_trimmed},
+        {"orphans_removed", &Totals::orphans_removed},
     };
     for (std::size_t i = 0; i + 1 < t.size(); i += 2) {
         for (const auto& f : kFields) {

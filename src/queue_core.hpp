@@ -26,7 +26,7 @@ struct LeaseRef {
 // One queue's operations, each one script call on a connection the caller provides: the pool
 // for Queue, dedicated connections for a Consumer's threads. Validates input before any call.
 class QueueCore {
-public:
+  public:
     QueueCore(std::shared_ptr<ClientCore> client, std::string name, QueueOptions options);
 
     const std::string& name() const { return name_; }
@@ -36,10 +36,9 @@ public:
     std::vector<SendResult> send(Connection& conn, std::span<const Message> messages);
     FetchResult fetch(Connection& conn, std::size_t max_count, Duration visibility);
     std::vector<AckResult> ack(Connection& conn, std::span<const LeaseRef> leases);
-    NackResult nack(Connection& conn, const LeaseRef& lease, Duration delay,
-                    std::string_view error, bool dead_now);
-    std::vector<std::optional<TimePoint>> extend(Connection& conn,
-                                                 std::span<const LeaseRef> leases,
+    NackResult nack(Connection& conn, const LeaseRef& lease, Duration delay, std::string_view error,
+                    bool dead_now);
+    std::vector<std::optional<TimePoint>> extend(Connection& conn, std::span<const LeaseRef> leases,
                                                  Duration visibility);
     std::vector<bool> release(Connection& conn, std::span<const LeaseRef> leases);
     CancelResult cancel(Connection& conn, std::string_view id);
@@ -54,7 +53,7 @@ public:
                                                      std::span<const std::string> ids,
                                                      std::size_t limit);
 
-private:
+  private:
     std::shared_ptr<ClientCore> client_;
     std::string name_;
     QueueOptions options_;

@@ -70,10 +70,10 @@ void validate_send(const SendOptions& options) {
                                     " (or 0 for the queue's default)");
     }
     validate_delay(options.expire_after, "expire_after");
-    if (options.expire_after.count() > 0 && !options.at &&
-        options.expire_after <= options.delay) {
-        invalid("expire_after", "must be longer than the delay (the message would expire "
-                                "before it is due)");
+    if (options.expire_after.count() > 0 && !options.at && options.expire_after <= options.delay) {
+        invalid("expire_after",
+                "must be longer than the delay (the message would expire "
+                "before it is due)");
     }
 }
 

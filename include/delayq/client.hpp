@@ -17,7 +17,7 @@ class ClientCore;
 // Connecting is lazy: the first operation connects, and the first connection checks the server
 // (Redis >= 7.0; a warning, or with refuse_evicting_server an error, for an evicting policy).
 class Client {
-public:
+  public:
     explicit Client(std::string_view url, ClientOptions options = {});
 
     // A queue: names are 1..200 bytes, without braces, control characters or spaces.
@@ -26,7 +26,7 @@ public:
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;
 
-private:
+  private:
     std::shared_ptr<detail::ClientCore> core_;
 };
 

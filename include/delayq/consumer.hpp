@@ -32,7 +32,7 @@ struct ConsumerStats {
 // runs, retries with backoff, and a graceful stop. It sleeps until the next message falls due
 // (aimed by the Redis clock) or a producer signals an earlier one, and survives Redis restarts.
 class Consumer {
-public:
+  public:
     Consumer(Queue queue, Handler handler, ConsumerOptions options = {});
     // Stops gracefully, then waits for every handler thread to return.
     ~Consumer();
@@ -51,7 +51,7 @@ public:
 
     ConsumerStats stats() const;
 
-private:
+  private:
     std::unique_ptr<detail::ConsumerRuntime> runtime_;
 };
 

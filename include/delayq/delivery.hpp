@@ -13,7 +13,7 @@ namespace delayq {
 // lease runs out. The token fences the lease: once it is lost, ack, nack and extend with this
 // delivery change nothing.
 class Delivery {
-public:
+  public:
     Delivery(std::string queue, std::string id, std::string payload, std::uint64_t token,
              int attempt, int max_attempts, TimePoint due, TimePoint delivered_at);
 
@@ -27,7 +27,7 @@ public:
     TimePoint delivered_at() const { return delivered_at_; }  // Redis time of the lease
     Duration lateness() const { return delivered_at_ - due_; }
 
-private:
+  private:
     std::string queue_;
     std::string id_;
     std::string payload_;

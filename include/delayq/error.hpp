@@ -7,46 +7,46 @@ namespace delayq {
 // Root of every failure delayq throws. Expected outcomes (a duplicate id, a message not found or
 // in flight, a lost lease) are return values, never exceptions.
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 // Bad input: an invalid queue name, id, payload size, delay or option. Nothing was written.
 class InvalidArgument : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 // Redis could not be reached, or the connection broke. The operation may or may not have taken
 // effect; a send retried with the same id is safe.
 class ConnectionError : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 // A connect or a command took longer than its timeout. Like ConnectionError, the outcome of the
 // operation is unknown.
 class TimeoutError : public ConnectionError {
-public:
+  public:
     using ConnectionError::ConnectionError;
 };
 
 // Redis answered with an error.
 class ServerError : public Error {
-public:
+  public:
     using Error::Error;
 };
 
 // Redis is at maxmemory and refused a write. A send is refused whole: nothing was written.
 class OutOfMemoryError : public ServerError {
-public:
+  public:
     using ServerError::ServerError;
 };
 
 // The Redis server cannot keep delayq's guarantees: it is older than 7.0, or (with
 // ClientOptions::refuse_evicting_server) its maxmemory-policy may evict keys.
 class ConfigurationError : public Error {
-public:
+  public:
     using Error::Error;
 };
 

@@ -67,10 +67,10 @@ struct ConsumerOptions {
     // one without a round trip. Their leases are extended like running ones, and they are handed
     // back at once when the consumer stops.
     std::size_t prefetch = 0;
-    std::size_t max_batch = 100;  // messages per fetch, at most 1000
+    std::size_t max_batch = 100;        // messages per fetch, at most 1000
     Duration visibility_timeout = 30s;  // lease length; extended while the handler runs
-    Backoff backoff{};                 // delay of a nack that names none
-    Duration shutdown_timeout = 30s;   // how long stop() lets running handlers finish
+    Backoff backoff{};                  // delay of a nack that names none
+    Duration shutdown_timeout = 30s;    // how long stop() lets running handlers finish
     // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals.
     // An idle consumer sends one command per idle_check.
     Duration idle_check = 1s;

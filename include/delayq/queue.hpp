@@ -21,15 +21,15 @@ class QueueCore;
 // The messages leased by one fetch, and when calling again is worthwhile.
 struct FetchResult {
     std::vector<Delivery> deliveries;
-    TimePoint now;                        // Redis time of the fetch
-    std::optional<TimePoint> next;        // next due time or lease deadline; none when idle
+    TimePoint now;                               // Redis time of the fetch
+    std::optional<TimePoint> next;               // next due time or lease deadline; none when idle
     std::vector<DeadLetterEvent> dead_lettered;  // moved to the dead-letter set by this fetch
 };
 
 // One named queue. Cheap to copy; thread-safe. Every state change is one atomic Lua script run
 // on the Redis server, timed by the server's clock.
 class Queue {
-public:
+  public:
     const std::string& name() const;
 
     SendResult send(std::string_view payload, const SendOptions& options = {});
@@ -65,7 +65,7 @@ public:
 
     const QueueOptions& options() const;
 
-private:
+  private:
     friend class Client;
     friend class Consumer;
     explicit Queue(std::shared_ptr<detail::QueueCore> core);

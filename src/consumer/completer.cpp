@@ -18,9 +18,10 @@ void settle(ConsumerShared& s, Completion& c, bool lease_held) {
     c.sent = true;
     if (lease_held) return;
     s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
-    log().warn("queue {}: lease of message {} was lost before its outcome was recorded; it is or "
-               "will be delivered again",
-               s.core->name(), c.lease.id);
+    log().warn(
+        "queue {}: lease of message {} was lost before its outcome was recorded; it is or "
+        "will be delivered again",
+        s.core->name(), c.lease.id);
 }
 
 // Sends the acks or the releases of a batch, in chunks of one script call each.
@@ -107,9 +108,10 @@ void Completer::run() {
             conn.reset();
             std::unique_lock lock(s.mutex);
             if (s.abandoned) {
-                log().warn("queue {}: giving up on {} outcomes at shutdown; their messages will "
-                           "be delivered again when their leases run out",
-                           s.core->name(), batch.size());
+                log().warn(
+                    "queue {}: giving up on {} outcomes at shutdown; their messages will "
+                    "be delivered again when their leases run out",
+                    s.core->name(), batch.size());
                 for (const auto& c : batch) s.forget(c.lease);
                 batch.clear();
                 continue;

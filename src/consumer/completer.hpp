@@ -7,10 +7,10 @@ namespace delayq::detail {
 // Sends the outcomes of handled deliveries to Redis. Acks that pile up while a call is under way
 // go together in the next call (group commit): one script call for many acks.
 class Completer : public Loop {
-public:
+  public:
     using Loop::Loop;
 
-private:
+  private:
     void run() override;
 };
 

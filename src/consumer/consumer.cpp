@@ -5,8 +5,8 @@
 namespace delayq {
 
 Consumer::Consumer(Queue queue, Handler handler, ConsumerOptions options)
-    : runtime_(std::make_unique<detail::ConsumerRuntime>(std::move(queue.core_),
-                                                         std::move(handler), std::move(options))) {}
+    : runtime_(std::make_unique<detail::ConsumerRuntime>(std::move(queue.core_), std::move(handler),
+                                                         std::move(options))) {}
 
 Consumer::~Consumer() = default;
 

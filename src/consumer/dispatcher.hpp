@@ -8,10 +8,10 @@ namespace delayq::detail {
 // lease runs out (both reported by the fetch script on the Redis clock), until a producer
 // signals an earlier message, or at most idle_check.
 class Dispatcher : public Loop {
-public:
+  public:
     using Loop::Loop;
 
-private:
+  private:
     void run() override;
 };
 

@@ -7,10 +7,10 @@ namespace delayq::detail {
 // Renews every lease the consumer holds (buffered, running, or awaiting its ack) a third of the
 // visibility timeout at a time, so a slow handler keeps its message; drops leases found lost.
 class Extender : public Loop {
-public:
+  public:
     using Loop::Loop;
 
-private:
+  private:
     void run() override;
 };
 

@@ -8,10 +8,10 @@ namespace delayq::detail {
 // made a message due earlier than what the dispatcher sleeps for. After (re)subscribing it wakes
 // the dispatcher once, since signals sent while it was not listening are gone.
 class Notifier : public Loop {
-public:
+  public:
     using Loop::Loop;
 
-private:
+  private:
     void run() override;
 };
 

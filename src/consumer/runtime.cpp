@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "delayq/error.hpp"
 #include "consumer/signals.hpp"
+#include "delayq/error.hpp"
 #include "log.hpp"
 #include "validate.hpp"
 
@@ -93,9 +93,10 @@ void ConsumerRuntime::supervise() {
     s.buffered.clear();
     s.completer_cv.notify_one();
     if (!s.lifecycle_cv.wait_until(lock, deadline, [&] { return s.running == 0; })) {
-        log().warn("queue {}: {} handlers still running at the shutdown deadline; their leases "
-                   "are no longer extended and their messages will be delivered again",
-                   s.core->name(), s.running);
+        log().warn(
+            "queue {}: {} handlers still running at the shutdown deadline; their leases "
+            "are no longer extended and their messages will be delivered again",
+            s.core->name(), s.running);
         s.abandoned = true;
     }
     s.completer_stop = true;
@@ -119,7 +120,7 @@ void ConsumerRuntime::supervise() {
 
 ConsumerStats ConsumerRuntime::stats() const {
     const auto& c = shared_.counters;
-    return ConsumerStats{c.fetched.load(),  c.acked.load(),       c.nacked.load(),
+    return ConsumerStats{c.fetched.load(),       c.acked.load(),    c.nacked.load(),
                          c.dead_lettered.load(), c.released.load(), c.leases_lost.load(),
                          c.redis_errors.load()};
 }

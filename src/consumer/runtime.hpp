@@ -15,7 +15,7 @@ namespace delayq::detail {
 
 // Owns a consumer's threads and runs its stop sequence.
 class ConsumerRuntime {
-public:
+  public:
     ConsumerRuntime(std::shared_ptr<QueueCore> core, Handler handler, ConsumerOptions options);
     ~ConsumerRuntime();
     ConsumerRuntime(const ConsumerRuntime&) = delete;
@@ -26,7 +26,7 @@ public:
     void wait();
     ConsumerStats stats() const;
 
-private:
+  private:
     void supervise();  // waits for stop, then shuts the loops down in order
 
     ConsumerShared shared_;

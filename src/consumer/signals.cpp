@@ -56,7 +56,8 @@ void stop_on_signals(ConsumerRuntime* runtime) {
     std::lock_guard lock(s.mutex);
     if (s.runtimes.empty()) {
         if (::pipe2(s.pipe_fds, O_CLOEXEC) != 0) {
-            log().error("cannot create a pipe for signal handling; signals will not stop consumers");
+            log().error(
+                "cannot create a pipe for signal handling; signals will not stop consumers");
             return;
         }
         g_write_fd = s.pipe_fds[1];

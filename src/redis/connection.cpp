@@ -29,18 +29,18 @@ struct ReplyDeleter {
 
 }  // namespace
 
-Connection::Connection(const Endpoint& endpoint, Timeouts timeouts)
-    : where_(endpoint.describe()) {
+Connection::Connection(const Endpoint& endpoint, Timeouts timeouts) : where_(endpoint.describe()) {
     timeval tv = to_timeval(timeouts.connect);
     redisContext* c = endpoint.unix_path.empty()
                           ? redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv)
                           : redisConnectUnixWithTimeout(endpoint.unix_path.c_str(), tv);
-    if (c == nullptr) throw ConnectionError("cannot connect to Redis at " + where_ + ": out of memory");
+    if (c == nullptr)
+        throw ConnectionError("cannot connect to Redis at " + where_ + ": out of memory");
     ctx_ = c;
     if (c->err != 0) {
         std::string why = c->errstr;
         bool timed_out = c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EINPROGRESS ||
-                                                     why.find("timed out") != std::string::npos);
+                                                    why.find("timed out") != std::string::npos);
         redisFree(c);
         ctx_ = nullptr;
         if (timed_out) throw TimeoutError("timed out connecting to Redis at " + where_);

@@ -19,7 +19,7 @@ struct Timeouts {
 // I/O error or a timeout the connection is broken (the reply stream can no longer be trusted)
 // and must be discarded. The only file that talks to hiredis's network API.
 class Connection {
-public:
+  public:
     // Connects, authenticates and selects the database. Throws ConnectionError, TimeoutError or
     // ServerError (bad password, bad db).
     Connection(const Endpoint& endpoint, Timeouts timeouts);
@@ -45,7 +45,7 @@ public:
     // used before reusing an idle connection.
     bool broken();
 
-private:
+  private:
     void handshake(const Endpoint& endpoint);
     [[noreturn]] void fail(std::string_view during);
     void* ctx_ = nullptr;  // redisContext*

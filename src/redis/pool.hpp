@@ -13,13 +13,13 @@ namespace delayq::detail {
 // Idle connections for short operations, shared by threads. A connection goes back to the pool
 // only when it is healthy; one the server has closed is dropped on the way out.
 class ConnectionPool {
-public:
+  public:
     using Factory = std::function<Connection()>;
 
     ConnectionPool(Factory factory, std::size_t max_idle);
 
     class Lease {
-    public:
+      public:
         Lease(ConnectionPool& pool, Connection conn) : pool_(&pool), conn_(std::move(conn)) {}
         ~Lease();
         Lease(Lease&&) = default;
@@ -29,7 +29,7 @@ public:
         Connection& operator*() { return *conn_; }
         Connection* operator->() { return &*conn_; }
 
-    private:
+      private:
         ConnectionPool* pool_;
         std::optional<Connection> conn_;
     };
@@ -37,7 +37,7 @@ public:
     // An idle connection, or a new one (which may throw ConnectionError).
     Lease acquire();
 
-private:
+  private:
     void give_back(Connection conn);
 
     Factory factory_;

@@ -9,7 +9,8 @@ namespace {
 
 [[noreturn]] void unexpected(const Reply& reply, std::string_view wanted) {
     std::string got = reply.is_error() ? "error '" + reply.str + "'" : "another type";
-    throw ServerError("unexpected reply from Redis: wanted " + std::string(wanted) + ", got " + got);
+    throw ServerError("unexpected reply from Redis: wanted " + std::string(wanted) + ", got " +
+                      got);
 }
 
 }  // namespace

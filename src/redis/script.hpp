@@ -14,13 +14,13 @@ namespace delayq::detail {
 
 // Arguments of one script call. Views must outlive the call; numbers are formatted and owned.
 class ScriptArgs {
-public:
+  public:
     void add(std::string_view view) { views_.push_back(view); }
     void add(std::int64_t number) { views_.push_back(owned_.emplace_back(std::to_string(number))); }
     std::span<const std::string_view> views() const { return views_; }
     std::size_t size() const { return views_.size(); }
 
-private:
+  private:
     std::vector<std::string_view> views_;
     std::deque<std::string> owned_;  // a deque keeps earlier strings in place as it grows
 };
@@ -28,7 +28,7 @@ private:
 // Runs a script with EVALSHA, loading it on NOSCRIPT (a restarted or flushed server) and trying
 // again. Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for the
 // scripts' own argument checks, ServerError otherwise.
-Reply run_script(Connection& conn, const ScriptSource& script,
-                 std::span<const std::string> keys, const ScriptArgs& args);
+Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                 const ScriptArgs& args);
 
 }  // namespace delayq::detail

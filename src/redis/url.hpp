@@ -7,7 +7,7 @@ namespace delayq::detail {
 
 // Where and how to reach Redis, parsed from a URL.
 struct Endpoint {
-    std::string host;       // empty for a unix socket
+    std::string host;  // empty for a unix socket
     int port = 6379;
     std::string unix_path;  // set for unix:// URLs
     std::string user;
