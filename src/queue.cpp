@@ -1,5 +1,6 @@
 #include "delayq/queue.hpp"
 
+#include <limits>
 #include <random>
 
 #include "delayq/error.hpp"
@@ -16,10 +17,13 @@ template <typename Fn>
 std::size_t over_dead_letters(std::span<const std::string> ids, bool all, Fn&& call) {
     std::size_t moved = 0;
     if (all) {
+        // Until the set is empty or a call makes no progress (orphans removed count as progress).
+        std::size_t before = std::numeric_limits<std::size_t>::max();
         for (;;) {
             auto [n, left] = call(std::span<const std::string>{}, detail::kMaxBatch);
             moved += n;
-            if (n == 0 || left == 0) return moved;
+            if (left == 0 || left >= before) return moved;
+            before = left;
         }
     }
     for (std::size_t i = 0; i < ids.size(); i += detail::kMaxBatch) {

@@ -155,6 +155,7 @@ NackResult QueueCore::nack(Connection& conn, const LeaseRef& lease, Duration del
     } else if (status == "dead") {
         out.status = NackStatus::kDeadLettered;
         out.dead_reason = r.at(1).as_string();
+        out.attempts = static_cast<int>(r.at(2).as_int());
     }
     return out;
 }

@@ -85,6 +85,9 @@ void validate_queue_options(const QueueOptions& options) {
         invalid("default_max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit));
     }
     validate_delay(options.dead_max_age, "dead_max_age");
+    if (options.dead_max_count > kMaxDeadCount) {
+        invalid("dead_max_count", "must be at most " + std::to_string(kMaxDeadCount));
+    }
 }
 
 void validate_consumer_options(const ConsumerOptions& options) {

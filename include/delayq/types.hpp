@@ -44,6 +44,7 @@ struct NackResult {
     NackStatus status = NackStatus::kLeaseLost;
     TimePoint due;            // when it will be delivered again (kRetrying)
     std::string dead_reason;  // why it was dead-lettered (kDeadLettered)
+    int attempts = 0;         // deliveries it had (kDeadLettered)
 };
 
 // A message that moved to the dead-letter set.

@@ -1,8 +1,10 @@
 #include "consumer/workers.hpp"
 
+#include <algorithm>
 #include <variant>
 
 #include "consumer/shared.hpp"
+#include "validate.hpp"
 
 namespace delayq::detail {
 
@@ -28,7 +30,9 @@ void Worker::run() {
             Outcome outcome = s.handler(*delivery);
             if (auto* nack = std::get_if<Nack>(&outcome)) {
                 c.kind = Completion::Kind::kNack;
-                c.delay = nack->delay ? *nack->delay : backoff();
+                // A delay out of range must not become a request Redis refuses forever.
+                c.delay = std::clamp(nack->delay.value_or(backoff()), Duration(0),
+                                     Duration(kMaxTimeMs));
                 c.error = std::move(nack->error);
             } else if (auto* reject = std::get_if<Reject>(&outcome)) {
                 c.kind = Completion::Kind::kReject;

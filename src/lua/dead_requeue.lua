@@ -12,12 +12,11 @@ local head = head_due()
 local requeued = 0
 for _, member in ipairs(members) do
     local id = id_of(member)
-    local rec = redis.call('HGET', K.msg, id)
+    local m = record_of(member, redis.call('HGET', K.msg, id))
     redis.call('ZREM', K.dead, member)
-    if not rec then
+    if not m then
         redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
     else
-        local m = decode(rec)
         m.attempts, m.expire, m.token, m.reason, m.due = 0, 0, 0, '', now
         redis.call('HSET', K.msg, id, encode(m))
         redis.call('HDEL', K.err, id)

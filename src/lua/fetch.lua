@@ -27,11 +27,10 @@ if #lapsed > 0 then
     local retried = 0
     for _, member in ipairs(lapsed) do
         local id = id_of(member)
-        local rec = redis.call('HGET', K.msg, id)
-        if not rec then
+        local m = record_of(member, redis.call('HGET', K.msg, id))
+        if not m then
             redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
         else
-            local m = decode(rec)
             local why = 'visibility timeout expired on attempt ' .. m.attempts
             if m.expire > 0 and m.expire <= now then
                 bury(id, m, member, now, 'expired', why, events)
@@ -65,7 +64,7 @@ if #due > 0 then
     local hset, zadd = {}, {}
     local deadline = str(now + visibility)
     for i, id in ipairs(ids) do
-        local m = recs[i] and decode(recs[i])
+        local m = record_of(members[i], recs[i])
         if not m then
             -- A member without a record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', 1)

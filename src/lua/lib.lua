@@ -78,6 +78,15 @@ local function member_of(id, m)
     return m.member
 end
 
+-- The record of a zset member, or nil when the member is an orphan: no record, or (after data
+-- loss and a reused caller id) a record that belongs to another message.
+local function record_of(member, rec)
+    if not rec then return nil end
+    local m = decode(rec)
+    if member_of(id_of(member), m) ~= member then return nil end
+    return m
+end
+
 -- Parses a non-negative integer argument; nil when it is not one.
 local function uint(s)
     local n = tonumber(s)
@@ -120,13 +129,24 @@ local function bury(id, m, member, now, reason, err_text, events)
     end
 end
 
+-- Deletes members of a zset and their records; an orphan member (see record_of) goes alone, so
+-- that a record reusing its id survives. Returns how many real messages were deleted.
 local function delete_members(zset, members)
-    if #members == 0 then return end
-    local ids = {}
-    for i, member in ipairs(members) do ids[i] = id_of(member) end
+    if #members == 0 then return 0 end
     redis.call('ZREM', zset, unpack(members))
-    redis.call('HDEL', K.msg, unpack(ids))
-    redis.call('HDEL', K.err, unpack(ids))
+    local deleted, orphans = 0, 0
+    for _, member in ipairs(members) do
+        local id = id_of(member)
+        if record_of(member, redis.call('HGET', K.msg, id)) then
+            redis.call('HDEL', K.msg, id)
+            redis.call('HDEL', K.err, id)
+            deleted = deleted + 1
+        else
+            orphans = orphans + 1
+        end
+    end
+    if orphans > 0 then redis.call('HINCRBY', K.stats, 'orphans_removed', orphans) end
+    return deleted
 end
 
 -- Retention of the dead-letter set: by age, then by count; 0 disables a bound. Bounded per call;
@@ -143,19 +163,18 @@ local function trim_dead(now, max_count, max_age_ms)
             victims = redis.call('ZRANGE', K.dead, 0, math.min(excess, TRIM) - 1)
         end
     end
-    if #victims > 0 then
-        delete_members(K.dead, victims)
-        redis.call('HINCRBY', K.stats, 'dead_trimmed', #victims)
-    end
+    local trimmed = delete_members(K.dead, victims)
+    if trimmed > 0 then redis.call('HINCRBY', K.stats, 'dead_trimmed', trimmed) end
 end
 -- The dead letters named in ARGV[2..] (ids not dead are skipped), or without names the oldest
 -- `limit` of them.
 local function dead_members(limit)
     if #ARGV == 1 then return redis.call('ZRANGE', K.dead, 0, limit - 1) end
-    local members = {}
+    local members, seen = {}, {}
     for i = 2, #ARGV do
         local rec = redis.call('HGET', K.msg, ARGV[i])
-        if rec then
+        if rec and not seen[ARGV[i]] then
+            seen[ARGV[i]] = true
             local member = member_of(ARGV[i], decode(rec))
             if redis.call('ZSCORE', K.dead, member) then members[#members + 1] = member end
         end

@@ -5,7 +5,7 @@
 -- KEYS: the queue's keys, see lib.lua.
 -- ARGV: 1 id, 2 token, 3 delay_ms, 4 error text (kept as the last error), 5 mode: 'retry' or
 --       'dead' (dead-letter now), 6 dead_max_count (0 = unbounded), 7 dead_max_age_ms (0 = unbounded)
--- Returns: {'retry', due_ms} | {'dead', reason} | {'lost', 0} when the token is stale.
+-- Returns: {'retry', due_ms} | {'dead', reason, attempts} | {'lost', 0} when the token is stale.
 local id, token, delay = ARGV[1], tonumber(ARGV[2]), uint(ARGV[3])
 local mode, dead_max_count, dead_max_age = ARGV[5], uint(ARGV[6]), uint(ARGV[7])
 if token == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_max_count == nil
@@ -30,7 +30,7 @@ end
 if reason then
     bury(id, m, member, now, reason, ARGV[4], nil)
     trim_dead(now, dead_max_count, dead_max_age)
-    return {'dead', reason}
+    return {'dead', reason, m.attempts}
 end
 
 -- A retry may not outlive the expiry: it then falls due at the expiry and is dead-lettered.
