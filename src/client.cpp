@@ -49,8 +49,11 @@ Connection ClientCore::connect() {
 void ClientCore::check_server(Connection& conn) {
     Reply info = conn.command({"INFO", "server", "memory"});
     if (info.is_error()) {
-        log().warn("cannot read INFO from Redis at {} ({}); server checks skipped",
-                   endpoint_.describe(), info.str);
+        std::string text_msg = "cannot read INFO from Redis at " + endpoint_.describe() + " (" +
+                               info.str + "), so its version and maxmemory-policy are unknown";
+        // Strict means proven safe, not assumed safe.
+        if (options_.refuse_evicting_server) throw ConfigurationError(text_msg);
+        log().warn("{}; server checks skipped", text_msg);
         return;
     }
     const std::string& text = info.as_string();
