@@ -1,10 +1,12 @@
 #include "delayq/client.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 
 #include "client_core.hpp"
 #include "delayq/error.hpp"
+#include "keys.hpp"
 #include "log.hpp"
 #include "queue_core.hpp"
 #include "validate.hpp"
@@ -86,6 +88,24 @@ Queue Client::queue(std::string_view name, QueueOptions options) const {
     detail::validate_queue_name(name);
     detail::validate_queue_options(options);
     return Queue(std::make_shared<detail::QueueCore>(core_, std::string(name), options));
+}
+
+std::vector<std::string> Client::queues() const {
+    auto conn = core_->pool().acquire();
+    std::vector<std::string> names;
+    std::string cursor = "0";
+    do {
+        detail::Reply r =
+            conn->command({"SCAN", cursor, "MATCH", detail::kStatsPattern, "COUNT", "1000"});
+        if (r.is_error()) throw ServerError("SCAN failed: " + r.str);
+        cursor = r.at(0).as_string();
+        for (const auto& key : r.at(1).as_array()) {
+            if (auto name = detail::queue_of_stats_key(key.as_string())) names.push_back(*name);
+        }
+    } while (cursor != "0");
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    return names;
 }
 
 void Client::ping() const {

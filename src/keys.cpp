@@ -11,4 +11,14 @@ QueueKeys make_keys(std::string_view queue) {
     return keys;
 }
 
+std::optional<std::string> queue_of_stats_key(std::string_view key) {
+    constexpr std::string_view kHead = "dq:{";
+    constexpr std::string_view kTail = "}:stats";
+    if (key.size() <= kHead.size() + kTail.size() || !key.starts_with(kHead) ||
+        !key.ends_with(kTail)) {
+        return std::nullopt;
+    }
+    return std::string(key.substr(kHead.size(), key.size() - kHead.size() - kTail.size()));
+}
+
 }  // namespace delayq::detail

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,8 @@ QueueKeys make_keys(std::string_view queue);
 
 // The pattern matching the stats hash of every queue, for discovering queues with SCAN.
 inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
+
+// The queue name in a key matched by kStatsPattern; nullopt for any other key.
+std::optional<std::string> queue_of_stats_key(std::string_view key);
 
 }  // namespace delayq::detail

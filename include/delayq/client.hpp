@@ -1,7 +1,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
@@ -25,6 +27,9 @@ class Client {
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;
+
+    // Names of the queues that have ever been sent to (found with SCAN, sorted).
+    std::vector<std::string> queues() const;
 
   private:
     std::shared_ptr<detail::ClientCore> core_;
