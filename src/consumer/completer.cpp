@@ -124,7 +124,6 @@ void Completer::run() {
         std::lock_guard lock(s.mutex);
         for (const auto& c : batch) s.forget(c.lease);
         batch.clear();
-        s.lifecycle_cv.notify_all();
     }
 }
 

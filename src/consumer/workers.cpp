@@ -47,14 +47,18 @@ void Worker::run() {
             c.delay = backoff();
             c.error = "handler threw a non-std exception";
         }
+        bool stopping = false;
         {
             std::lock_guard lock(s.mutex);
             --s.running;
             s.completions.push_back(std::move(c));
+            stopping = s.stopping;
         }
         s.completer_cv.notify_one();
         s.dispatcher_cv.notify_one();
-        s.lifecycle_cv.notify_all();
+        // Only the stop sequence waits for running handlers; waking it (and the extender, which
+        // shares the condition) for every message would cost a context switch each.
+        if (stopping) s.lifecycle_cv.notify_all();
     }
 }
 
