@@ -42,13 +42,17 @@ const std::string& Queue::name() const { return core_->name(); }
 const QueueOptions& Queue::options() const { return core_->options(); }
 
 SendResult Queue::send(std::string_view payload, const SendOptions& options) {
-    Message m{std::string(payload), options};
-    return send_batch(std::span<const Message>(&m, 1)).front();
+    detail::MessageRef ref{payload, &options};
+    auto conn = core_->client().pool().acquire();
+    return core_->send(*conn, std::span(&ref, 1)).front();
 }
 
 std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
+    std::vector<detail::MessageRef> refs;
+    refs.reserve(messages.size());
+    for (const Message& m : messages) refs.push_back(detail::MessageRef{m.payload, &m.options});
     auto conn = core_->client().pool().acquire();
-    return core_->send(*conn, messages);
+    return core_->send(*conn, refs);
 }
 
 CancelResult Queue::cancel(std::string_view id) {

@@ -61,15 +61,15 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       options_(options),
       keys_(make_keys(name_)) {}
 
-std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const Message> messages) {
+std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const MessageRef> messages) {
     if (messages.empty() || messages.size() > kMaxBatch) {
         throw InvalidArgument("a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
     }
     ScriptArgs args;
-    for (const Message& m : messages) {
+    for (const MessageRef& m : messages) {
         validate_payload(m.payload, options_.max_payload_bytes);
-        validate_send(m.options);
-        const SendOptions& o = m.options;
+        validate_send(*m.options);
+        const SendOptions& o = *m.options;
         args.add(o.id);
         if (o.at) {
             args.add(validate_time(*o.at, "due time"));

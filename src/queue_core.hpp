@@ -17,6 +17,12 @@
 
 namespace delayq::detail {
 
+// A message to send, by reference: the single-message path does not copy the payload.
+struct MessageRef {
+    std::string_view payload;
+    const SendOptions* options = nullptr;
+};
+
 // A delivery's lease handle: what ack, extend and release need.
 struct LeaseRef {
     std::string id;
@@ -33,7 +39,7 @@ class QueueCore {
     const QueueOptions& options() const { return options_; }
     ClientCore& client() { return *client_; }
 
-    std::vector<SendResult> send(Connection& conn, std::span<const Message> messages);
+    std::vector<SendResult> send(Connection& conn, std::span<const MessageRef> messages);
     FetchResult fetch(Connection& conn, std::size_t max_count, Duration visibility);
     std::vector<AckResult> ack(Connection& conn, std::span<const LeaseRef> leases);
     NackResult nack(Connection& conn, const LeaseRef& lease, Duration delay, std::string_view error,
