@@ -71,9 +71,10 @@ struct ConsumerOptions {
     Duration visibility_timeout = 30s;  // lease length; extended while the handler runs
     Backoff backoff{};                  // delay of a nack that names none
     Duration shutdown_timeout = 30s;    // how long stop() lets running handlers finish
-    // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals.
-    // An idle consumer sends one command per idle_check.
-    Duration idle_check = 1s;
+    // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals
+    // (resubscribing after a broken connection also wakes it). An idle consumer's check costs
+    // Redis five commands (one script call), so the default is about one command per second.
+    Duration idle_check = 5s;
     // Stop gracefully on SIGINT and SIGTERM (handlers installed while the consumer runs, the
     // previous ones restored after). Off: the application calls stop().
     bool stop_on_signals = false;

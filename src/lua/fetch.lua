@@ -20,9 +20,12 @@ end
 local now, now_us = clock()
 local events = {}
 
--- Leases that ran out: the consumer crashed, hung or lost its connection.
-local lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', 0, SWEEP)
-if #lapsed > 0 then
+-- Heads first: an idle call then costs four reads, nothing more.
+local lease_head = head_score(K.inflight)
+local lapsed = {}
+if lease_head and lease_head <= now then
+    -- Leases that ran out: the consumer crashed, hung or lost its connection.
+    lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', 0, SWEEP)
     redis.call('ZREM', K.inflight, unpack(lapsed))
     local retried = 0
     for _, member in ipairs(lapsed) do
@@ -49,8 +52,12 @@ if #lapsed > 0 then
     if retried > 0 then redis.call('HINCRBY', K.stats, 'retried', retried) end
 end
 
-local due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', 0,
-                       max_count)
+local head = head_due()
+local due = {}
+if head and head <= now then
+    due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', 0,
+                     max_count)
+end
 local deliveries = {}
 if #due > 0 then
     local members, ids = {}, {}
@@ -98,10 +105,13 @@ trim_dead(now, dead_max_count, dead_max_age)
 
 local next_ms = now
 if #due / 2 < max_count then
+    -- What this call moved changes the heads; otherwise the ones read above still hold.
+    if #lapsed > 0 or #due > 0 then
+        head = head_due()
+        lease_head = head_score(K.inflight)
+    end
     next_ms = -1
-    local p = head_due()
-    local f = redis.call('ZRANGE', K.inflight, 0, 0, 'WITHSCORES')
-    if p then next_ms = p end
-    if f[2] and (next_ms == -1 or tonumber(f[2]) < next_ms) then next_ms = tonumber(f[2]) end
+    if head then next_ms = head end
+    if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
 end
 return {now, next_ms, deliveries, events}

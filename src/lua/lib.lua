@@ -99,10 +99,15 @@ local function bad_argument()
     return redis.error_reply('ERR delayq: bad script argument')
 end
 
-local function head_due()
-    local h = redis.call('ZRANGE', K.pending, 0, 0, 'WITHSCORES')
+-- The lowest score of a zset (the next due time, or the next lease deadline), or nil.
+local function head_score(zset)
+    local h = redis.call('ZRANGE', zset, 0, 0, 'WITHSCORES')
     if h[2] then return tonumber(h[2]) end
     return nil
+end
+
+local function head_due()
+    return head_score(K.pending)
 end
 
 -- Wakes sleeping consumers when a message became due earlier than everything they wait for.
@@ -152,13 +157,15 @@ end
 -- Retention of the dead-letter set: by age, then by count; 0 disables a bound. Bounded per call;
 -- every removal is counted in stats.dead_trimmed.
 local function trim_dead(now, max_count, max_age_ms)
+    local size = redis.call('ZCARD', K.dead)
+    if size == 0 then return end
     local victims = {}
     if max_age_ms > 0 then
         local cutoff = str(now - max_age_ms)
         victims = redis.call('ZRANGEBYSCORE', K.dead, '-inf', cutoff, 'LIMIT', 0, TRIM)
     end
     if #victims == 0 and max_count > 0 then
-        local excess = redis.call('ZCARD', K.dead) - max_count
+        local excess = size - max_count
         if excess > 0 then
             victims = redis.call('ZRANGE', K.dead, 0, math.min(excess, TRIM) - 1)
         end
