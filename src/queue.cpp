@@ -48,6 +48,7 @@ SendResult Queue::send(std::string_view payload, const SendOptions& options) {
 }
 
 std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
+    if (messages.empty()) return {};
     std::vector<detail::MessageRef> refs;
     refs.reserve(messages.size());
     for (const Message& m : messages) refs.push_back(detail::MessageRef{m.payload, &m.options});

@@ -22,7 +22,8 @@ class Client {
   public:
     explicit Client(std::string_view url, ClientOptions options = {});
 
-    // A queue: names are 1..200 bytes, without braces, control characters or spaces.
+    // A queue: names are 1..200 bytes of printable ASCII, without braces or spaces. (Message ids
+    // follow the same rule but may contain spaces.)
     Queue queue(std::string_view name, QueueOptions options = {}) const;
 
     // Connects (if needed) and checks the server; throws what the first operation would.

@@ -32,7 +32,8 @@ struct QueueOptions {
 struct SendOptions {
     // When the message falls due, relative to the Redis server's clock at the time of the send.
     Duration delay{0};
-    // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC).
+    // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC);
+    // setting both is an InvalidArgument.
     std::optional<std::chrono::system_clock::time_point> at{};
     // Empty: a generated id, unique in the queue and sorting in send order. Otherwise an
     // idempotency key: sending an id that still exists changes nothing and reports a duplicate.

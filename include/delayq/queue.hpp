@@ -33,8 +33,8 @@ class Queue {
     const std::string& name() const;
 
     SendResult send(std::string_view payload, const SendOptions& options = {});
-    // All messages in one round trip and one atomic script: all are stored or (on bad input or
-    // a Redis error) none is.
+    // Up to 1000 messages in one round trip and one atomic script: all are stored or (on bad
+    // input or a Redis error) none is. An empty batch sends nothing and returns no results.
     std::vector<SendResult> send_batch(std::span<const Message> messages);
 
     CancelResult cancel(std::string_view id);
@@ -56,6 +56,7 @@ class Queue {
     // Low-level consumption; Consumer is built on these.
     FetchResult fetch(std::size_t max_count, Duration visibility);
     AckResult ack(const Delivery& delivery);
+    // Without Nack::delay, the delay is Backoff{}'s (a Consumer uses its own Backoff).
     NackResult nack(const Delivery& delivery, const Nack& nack);
     NackResult reject(const Delivery& delivery, const Reject& reject);
     // Renews the lease for `visibility` from now; nullopt when the lease is lost.

@@ -70,7 +70,7 @@ void Dispatcher::run() {
                              std::chrono::duration_cast<Duration>(received.time_since_epoch());
             s.have_offset = true;
             for (auto& d : r.deliveries) {
-                s.held[d.id()] = d.token();
+                s.held[d.id()] = HeldLease{d.token(), false};
                 s.buffered.push_back(std::move(d));
             }
         }

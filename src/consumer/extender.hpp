@@ -1,6 +1,7 @@
 #pragma once
 
 #include "consumer/loop.hpp"
+#include "queue_core.hpp"
 
 namespace delayq::detail {
 
@@ -12,6 +13,7 @@ class Extender : public Loop {
 
   private:
     void run() override;
+    void lost(const LeaseRef& lease);  // call with the shared mutex held
 };
 
 }  // namespace delayq::detail

@@ -39,6 +39,14 @@ struct ConsumerCounters {
     std::atomic<std::uint64_t> redis_errors{0};
 };
 
+// A lease the consumer holds, from fetch until its outcome reached Redis.
+struct HeldLease {
+    std::uint64_t token = 0;
+    // The handler is done and the outcome is on its way: an extension that finds the lease gone
+    // then only means the ack or nack got there first.
+    bool completing = false;
+};
+
 // State shared by one consumer's threads. Everything below `mutex` is guarded by it.
 struct ConsumerShared {
     ConsumerShared(std::shared_ptr<QueueCore> queue_core, Handler h, ConsumerOptions o)
@@ -57,7 +65,7 @@ struct ConsumerShared {
 
     std::deque<Delivery> buffered;                        // leased, no handler started yet
     std::size_t running = 0;                              // handlers running
-    std::unordered_map<std::string, std::uint64_t> held;  // id -> token of every lease held
+    std::unordered_map<std::string, HeldLease> held;  // id -> every lease held
     std::deque<Completion> completions;
 
     bool stopping = false;        // no more fetching, no more handler starts
@@ -83,7 +91,13 @@ struct ConsumerShared {
     // Removes a lease from `held` if it is still this delivery's lease.
     void forget(const LeaseRef& lease) {
         auto it = held.find(lease.id);
-        if (it != held.end() && it->second == lease.token) held.erase(it);
+        if (it != held.end() && it->second.token == lease.token) held.erase(it);
+    }
+
+    // The handler of this lease finished; its outcome is queued.
+    void mark_completing(const LeaseRef& lease) {
+        auto it = held.find(lease.id);
+        if (it != held.end() && it->second.token == lease.token) it->second.completing = true;
     }
 
     // Sleeps up to `d`, or less if `until` becomes true. Call with `lock` held.

@@ -51,6 +51,7 @@ void Worker::run() {
         {
             std::lock_guard lock(s.mutex);
             --s.running;
+            s.mark_completing(c.lease);
             s.completions.push_back(std::move(c));
             stopping = s.stopping;
         }

@@ -1,0 +1,430 @@
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/fixture.hpp"
+#include "support/recorder.hpp"
+
+namespace delayq::test {
+namespace {
+
+// Short timeouts: these tests take the server away on purpose.
+ClientOptions short_timeouts() {
+    return ClientOptions{.connect_timeout = 500ms, .command_timeout = 500ms};
+}
+
+// Retries a send with a fixed id until Redis is back: safe because the id makes it idempotent.
+SendResult send_when_back(Queue& q, const std::string& payload, const SendOptions& options) {
+    SendResult result;
+    const bool sent = eventually(
+        [&] {
+            try {
+                result = q.send(payload, options);
+                return true;
+            } catch (const ConnectionError&) {
+                return false;
+            }
+        },
+        30s);
+    if (!sent) throw std::runtime_error("send did not succeed after Redis came back");
+    return result;
+}
+
+long long used_memory(const RedisServer& server) {
+    const std::string info = server.command({"INFO", "memory"}).str;
+    const std::string field = "used_memory:";
+    const auto pos = info.find(field);
+    if (pos == std::string::npos) throw std::runtime_error("no used_memory in INFO");
+    return std::stoll(info.substr(pos + field.size()));
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+// The keys of queue "q" holding one scheduled message, sorted.
+std::vector<std::string> queue_keys_after_one_send() {
+    return {queue_key("q", "msg"), queue_key("q", "pending"), queue_key("q", "seq"),
+            queue_key("q", "stats")};
+}
+
+using ConnectionTest = RedisTest;
+
+TEST_F(ConnectionTest, TcpUrlWithDatabase) {
+    Client c(server().url(3));
+    Queue q = c.queue("q");
+    q.send("x");
+    EXPECT_EQ(server().keys("dq:*", 3), queue_keys_after_one_send());
+    EXPECT_EQ(server().dbsize(0), 0);
+    EXPECT_EQ(q.stats().ready, 1u);
+}
+
+TEST_F(ConnectionTest, LocalhostUrlWithoutDatabase) {
+    Client c("redis://localhost:" + std::to_string(server().port()));
+    EXPECT_NO_THROW(c.ping());
+    c.queue("q").send("x");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(ConnectionTest, UnreachableServerIsAConnectionError) {
+    Client c("redis://127.0.0.1:" + std::to_string(free_port()), short_timeouts());
+    EXPECT_THROW(c.ping(), ConnectionError);
+    Queue q = c.queue("q");
+    EXPECT_THROW(q.send("x"), ConnectionError);
+}
+
+TEST_F(ConnectionTest, ScriptFlushIsRecoveredFrom) {
+    Queue q = queue();
+    q.send("before", {.id = "a"});
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    const SendResult s = q.send("after");
+    EXPECT_FALSE(s.duplicate);
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    const FetchResult f = q.fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    EXPECT_EQ(q.ack(f.deliveries[0]), AckResult::kAcked);
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    EXPECT_TRUE(q.extend(f.deliveries[1], 30s));
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    EXPECT_EQ(q.stats().in_flight, 1u);
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    EXPECT_TRUE(q.get(s.id));
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    EXPECT_EQ(q.list(State::kInFlight).size(), 1u);
+}
+
+TEST_F(ConnectionTest, ConsumerSurvivesScriptFlush) {
+    Queue q = queue();
+    Collector<DeliveryRecord> seen;
+    Consumer c(q, [&](const Delivery& d) -> Outcome {
+        seen.add(record_of(d));
+        return Ack{};
+    });
+    c.start();
+    q.send("one");
+    ASSERT_TRUE(seen.wait_for(1));
+    ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
+    q.send("two");
+    ASSERT_TRUE(seen.wait_for(2));
+    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 2; }));
+}
+
+TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
+    Client c(server().url(), short_timeouts());
+    Queue q = c.queue("q");
+    q.send("warm up");
+    // Stalls every command for 3 s; the connection stays up.
+    ASSERT_FALSE(server().command({"CLIENT", "PAUSE", "3000", "ALL"}).is_error());
+    EXPECT_THROW(q.send("stalled", {.id = "s"}), TimeoutError);
+    // Back to normal once the pause ends; retrying the id is safe.
+    send_when_back(q, "stalled", {.id = "s"});
+    EXPECT_EQ(q.get("s")->payload, "stalled");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 2);
+}
+
+TEST_F(ConnectionTest, FrozenServerIsATimeoutNotAHang) {
+    Client warm(server().url(), short_timeouts());
+    Queue q = warm.queue("q");
+    q.send("warm up");
+    server().freeze();
+    // A pooled connection, and a new client whose TCP connect succeeds but whose first command
+    // never gets an answer.
+    EXPECT_THROW(q.send("x"), TimeoutError);
+    Client cold(server().url(), short_timeouts());
+    EXPECT_THROW(cold.ping(), TimeoutError);
+    server().thaw();
+    EXPECT_EQ(send_when_back(q, "after", {.id = "after"}).id, "after");
+    EXPECT_NO_THROW(cold.ping());
+}
+
+TEST_F(ConnectionTest, ProducerGetsAnErrorNotAHangWhileRedisIsDown) {
+    Client c(server().url(), short_timeouts());
+    Queue q = c.queue("q");
+    q.send("before");
+    server().stop();
+    EXPECT_THROW(q.send("during"), ConnectionError);
+    EXPECT_THROW(q.send("during"), ConnectionError);
+    EXPECT_THROW(q.stats(), ConnectionError);
+    EXPECT_THROW(q.fetch(1, 1s), ConnectionError);
+    EXPECT_THROW(c.ping(), ConnectionError);
+    server().start();
+    const SendResult s = send_when_back(q, "after", {.id = "after"});
+    EXPECT_FALSE(s.duplicate);
+    EXPECT_EQ(q.get("after")->payload, "after");
+}
+
+TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
+    Queue q = client().queue("q");
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o;
+    o.backoff.initial = 10ms;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    q.send("one");
+    ASSERT_TRUE(seen.wait_for(1));
+
+    server().restart();  // without persistence: an empty server
+    send_when_back(q, "two", {.id = "two"});
+    ASSERT_TRUE(seen.wait_for(2, 30s));
+    EXPECT_EQ(seen.items()[1].id, "two");
+    EXPECT_TRUE(eventually([&] { return !q.get("two"); }));
+    c.stop();
+    c.wait();
+}
+
+class PersistentConnectionTest : public RedisTest {
+  protected:
+    RedisServerOptions server_options() const override { return {.appendonly = true}; }
+};
+
+TEST_F(PersistentConnectionTest, SleepingConsumerDeliversAMessageDueAfterARestart) {
+    Queue q = queue();
+    Collector<DeliveryRecord> seen;
+    Consumer c(q, [&](const Delivery& d) -> Outcome {
+        seen.add(record_of(d));
+        return Ack{};
+    });
+    c.start();
+    const SendResult s = q.send("x", {.delay = 1500ms});
+    server().restart();
+    ASSERT_TRUE(seen.wait_for(1, 30s));
+    const DeliveryRecord r = seen.items()[0];
+    EXPECT_EQ(r.id, s.id);
+    EXPECT_EQ(r.due_ms, ms(s.due));
+    EXPECT_GE(r.delivered_at_ms, r.due_ms);
+    EXPECT_EQ(r.attempt, 1);
+}
+
+TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    Collector<DeliveryRecord> seen;
+    Latch finish;
+    ConsumerOptions o;
+    o.backoff.initial = 10ms;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            finish.wait(30s);
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    server().restart();  // the lease survives in the append-only file
+    finish.open();
+    EXPECT_TRUE(eventually(
+        [&] {
+            try {
+                return !q.get(s.id);
+            } catch (const ConnectionError&) {
+                return false;
+            }
+        },
+        30s))
+        << "the ack never reached the restarted server";
+    c.stop();
+    c.wait();
+    EXPECT_EQ(seen.size(), 1u);
+    EXPECT_EQ(c.stats().acked, 1u);
+}
+
+class UnixSocketTest : public RedisTest {
+  protected:
+    RedisServerOptions server_options() const override { return {.unix_socket = true}; }
+};
+
+TEST_F(UnixSocketTest, UnixSocketUrl) {
+    Client c("unix://" + server().unix_socket_path());
+    Queue q = c.queue("q");
+    const SendResult s = q.send("over a socket");
+    EXPECT_EQ(q.get(s.id)->payload, "over a socket");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(UnixSocketTest, UnixSocketUrlWithDatabase) {
+    Client c("unix://" + server().unix_socket_path() + "?db=2");
+    c.queue("q").send("x");
+    EXPECT_EQ(server().keys("dq:*", 2), queue_keys_after_one_send());
+    EXPECT_EQ(server().dbsize(0), 0);
+}
+
+class PasswordTest : public RedisTest {
+  protected:
+    RedisServerOptions server_options() const override { return {.password = "s3cret"}; }
+    void SetUp() override {
+        server_ = std::make_unique<RedisServer>(server_options());
+        // No default client: each test names its credentials.
+    }
+    std::string base() const { return "127.0.0.1:" + std::to_string(server_->port()); }
+};
+
+TEST_F(PasswordTest, PasswordInTheUrl) {
+    Client c("redis://:s3cret@" + base());
+    EXPECT_NO_THROW(c.ping());
+    c.queue("q").send("x");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(PasswordTest, DefaultUserAndPassword) {
+    Client c("redis://default:s3cret@" + base() + "/1");
+    c.queue("q").send("x");
+    EXPECT_EQ(server().keys("dq:*", 1), queue_keys_after_one_send());
+}
+
+TEST_F(PasswordTest, AclUser) {
+    ASSERT_FALSE(server()
+                     .command({"ACL", "SETUSER", "alice", "on", ">wonderland", "~*", "&*", "+@all"})
+                     .is_error());
+    Client c("redis://alice:wonderland@" + base());
+    EXPECT_NO_THROW(c.ping());
+    c.queue("q").send("x");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(PasswordTest, CredentialsArePercentDecoded) {
+    ASSERT_FALSE(
+        server()
+            .command({"ACL", "SETUSER", "bob@example", "on", ">p@ss:w/rd%", "~*", "&*", "+@all"})
+            .is_error());
+    Client c("redis://bob%40example:p%40ss%3Aw%2Frd%25@" + base());
+    EXPECT_NO_THROW(c.ping());
+    c.queue("q").send("x");
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(PasswordTest, MissingOrWrongPasswordIsAnError) {
+    Client none("redis://" + base(), short_timeouts());
+    EXPECT_THROW(none.ping(), Error);
+    Client wrong("redis://:wrong@" + base(), short_timeouts());
+    EXPECT_THROW(wrong.ping(), Error);
+    EXPECT_THROW(wrong.queue("q").send("x"), Error);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+class EvictingServerTest : public RedisTest {
+  protected:
+    RedisServerOptions server_options() const override {
+        return {.extra_args = {"--maxmemory", "100mb", "--maxmemory-policy", "allkeys-lru"}};
+    }
+};
+
+TEST_F(EvictingServerTest, WarnsButWorksByDefault) {
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    Client c(server().url());
+    std::string error;
+    try {
+        c.ping();
+        c.queue("q").send("x");
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    const std::string out =
+        lower(testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr());
+    EXPECT_EQ(error, "");
+    EXPECT_NE(out.find("allkeys-lru"), std::string::npos) << "logged: " << out;
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(EvictingServerTest, StrictClientRefusesIt) {
+    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
+    EXPECT_THROW(c.ping(), ConfigurationError);
+    Queue q = c.queue("q");
+    EXPECT_THROW(q.send("x"), ConfigurationError);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(EvictingServerTest, StrictClientRefusesWhenItCannotReadThePolicy) {
+    // A user who may use queues but not run admin commands (INFO, CONFIG): the strict client
+    // cannot verify the policy, so it must not assume it is safe.
+    ASSERT_FALSE(
+        server()
+            .command({"ACL", "SETUSER", "app", "on", ">pw", "~*", "&*", "+@all", "-@dangerous"})
+            .is_error());
+    const std::string url = "redis://app:pw@127.0.0.1:" + std::to_string(server().port());
+    Client lenient(url);
+    EXPECT_NO_THROW(lenient.queue("q").send("x"));
+    Client strict(url, ClientOptions{.refuse_evicting_server = true});
+    EXPECT_THROW(strict.ping(), ConfigurationError);
+    EXPECT_THROW(strict.queue("q").send("y"), ConfigurationError);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(EvictingServerTest, StrictConsumerStopsWithAConfigurationError) {
+    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
+    Consumer consumer(c.queue("q"), [](const Delivery&) -> Outcome { return Ack{}; });
+    Latch done;
+    std::string outcome = "none";
+    std::thread runner([&] {
+        try {
+            consumer.run();
+            outcome = "returned";
+        } catch (const ConfigurationError&) {
+            outcome = "ConfigurationError";
+        } catch (const std::exception& e) {
+            outcome = std::string("other: ") + e.what();
+        }
+        done.open();
+    });
+    const bool finished = done.wait(20s);
+    if (!finished) consumer.stop();
+    runner.join();
+    EXPECT_TRUE(finished) << "run() kept running on an evicting server";
+    EXPECT_EQ(outcome, "ConfigurationError");
+}
+
+TEST_F(ConnectionTest, StrictClientAcceptsNoeviction) {
+    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
+    EXPECT_NO_THROW(c.ping());
+    EXPECT_NO_THROW(c.queue("q").send("x"));
+}
+
+TEST_F(ConnectionTest, FullRedisRefusesSendsWholeButStillDrains) {
+    Queue q = queue();
+    const long long limit = used_memory(server()) + 2 * 1024 * 1024;
+    ASSERT_FALSE(
+        server().command({"CONFIG", "SET", "maxmemory", std::to_string(limit)}).is_error());
+    const std::string payload(64 * 1024, 'p');
+    long long stored = 0;
+    bool refused = false;
+    for (int i = 0; i < 500 && !refused; ++i) {
+        try {
+            q.send(payload);
+            ++stored;
+        } catch (const OutOfMemoryError&) {
+            refused = true;
+        }
+    }
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), stored);
+    std::vector<Message> batch(3, Message{"small", {}});
+    EXPECT_THROW(q.send_batch(batch), OutOfMemoryError);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), stored);
+
+    // Fetch, ack and inspection must still work, or a full Redis could never drain.
+    long long acked = 0;
+    for (int round = 0; round < 100 && acked < stored; ++round) {
+        for (const auto& d : q.fetch(100, 30s).deliveries) {
+            ASSERT_EQ(q.ack(d), AckResult::kAcked);
+            ++acked;
+        }
+    }
+    EXPECT_EQ(acked, stored);
+    EXPECT_EQ(q.stats().ready, 0u);
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,690 @@
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/fixture.hpp"
+#include "support/recorder.hpp"
+
+namespace delayq::test {
+namespace {
+
+using ConsumerTest = RedisTest;
+
+// Fast retries, so tests wait for events rather than for backoff.
+ConsumerOptions fast_options() {
+    ConsumerOptions o;
+    o.backoff = Backoff{.initial = 10ms, .max = 10ms, .multiplier = 1.0, .jitter = 0.0};
+    return o;
+}
+
+TEST_F(ConsumerTest, HandlesEveryMessageOnce) {
+    Queue q = queue();
+    std::vector<Message> batch;
+    for (int i = 0; i < 200; ++i) batch.push_back({std::to_string(i), {}});
+    q.send_batch(batch);
+
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 4;
+    o.max_batch = 16;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(200));
+    c.stop();
+    c.wait();
+
+    std::set<std::string> payloads;
+    for (const auto& r : seen.items()) {
+        payloads.insert(r.payload);
+        EXPECT_EQ(r.attempt, 1);
+        EXPECT_GE(r.delivered_at_ms, r.due_ms);
+    }
+    EXPECT_EQ(seen.size(), 200u);
+    EXPECT_EQ(payloads.size(), 200u);
+    const ConsumerStats st = c.stats();
+    EXPECT_EQ(st.fetched, 200u);
+    EXPECT_EQ(st.acked, 200u);
+    EXPECT_EQ(st.nacked, 0u);
+    EXPECT_EQ(st.leases_lost, 0u);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+TEST_F(ConsumerTest, RunBlocksUntilStop) {
+    Queue q = queue();
+    q.send("x");
+    Collector<DeliveryRecord> seen;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        fast_options());
+    std::atomic<bool> returned{false};
+    std::thread runner([&] {
+        c.run();
+        returned = true;
+    });
+    ASSERT_TRUE(seen.wait_for(1));
+    EXPECT_FALSE(returned.load());
+    c.stop();
+    runner.join();
+    EXPECT_TRUE(returned.load());
+    EXPECT_EQ(q.stats().totals.acked, 1u);
+}
+
+TEST_F(ConsumerTest, WakesForSendsWithoutPolling) {
+    Queue q = queue();
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.idle_check = 1h;  // no safety net: only the wake-up signal can help
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    q.send("first");
+    ASSERT_TRUE(seen.wait_for(1));
+    // Now idle on an empty queue.
+    q.send("second");
+    ASSERT_TRUE(seen.wait_for(2));
+    const SendResult third = q.send("third", {.delay = 300ms});
+    ASSERT_TRUE(seen.wait_for(3));
+    const DeliveryRecord r = seen.items()[2];
+    EXPECT_EQ(r.id, third.id);
+    EXPECT_EQ(r.due_ms, ms(third.due));
+    EXPECT_GE(r.delivered_at_ms, r.due_ms);
+}
+
+TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
+    Queue q = queue();
+    const SendResult far = q.send("far", {.delay = 1h});
+    q.send("now");
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.idle_check = 1h;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    // Sleeping until `far` is due: an earlier message must cut that short.
+    const SendResult near = q.send("near", {.delay = 200ms});
+    ASSERT_TRUE(seen.wait_for(2));
+    const DeliveryRecord r = seen.items()[1];
+    EXPECT_EQ(r.id, near.id);
+    EXPECT_GE(r.delivered_at_ms, ms(near.due));
+    EXPECT_EQ(q.get(far.id)->state, State::kScheduled);
+}
+
+TEST_F(ConsumerTest, WakesWhenAMessageIsRescheduledEarlier) {
+    Queue q = queue();
+    const SendResult far = q.send("far", {.delay = 1h});
+    q.send("now");
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.idle_check = 1h;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    const RescheduleResult r = q.reschedule(far.id, 100ms);
+    ASSERT_EQ(r.status, RescheduleStatus::kRescheduled);
+    ASSERT_TRUE(seen.wait_for(2));
+    EXPECT_EQ(seen.items()[1].id, far.id);
+    EXPECT_GE(seen.items()[1].delivered_at_ms, ms(r.due));
+}
+
+TEST_F(ConsumerTest, SleepsUntilTheNextDueMessage) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.delay = 700ms});
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.idle_check = 1h;  // it must aim at the due time, not poll
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    EXPECT_EQ(seen.items()[0].id, s.id);
+    EXPECT_GE(seen.items()[0].delivered_at_ms, ms(s.due));
+}
+
+TEST_F(ConsumerTest, HandlerExceptionIsANackWithItsMessage) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 2});
+    Collector<DeliveryRecord> seen;
+    Collector<DeadLetterEvent> dead;
+    Collector<std::string> errors_seen_by_handler;
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            if (d.attempt() > 1) errors_seen_by_handler.add(q.get(d.id())->last_error);
+            throw std::runtime_error("boom on attempt " + std::to_string(d.attempt()));
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(dead.wait_for(1));
+    c.stop();
+    c.wait();
+
+    EXPECT_EQ(seen.size(), 2u);
+    ASSERT_EQ(errors_seen_by_handler.size(), 1u);
+    EXPECT_EQ(errors_seen_by_handler.items()[0], "boom on attempt 1");
+    const DeadLetterEvent e = dead.items()[0];
+    EXPECT_EQ(e.id, s.id);
+    EXPECT_EQ(e.queue, "q");
+    EXPECT_EQ(e.reason, "attempts exhausted");
+    EXPECT_EQ(e.attempts, 2);
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->last_error, "boom on attempt 2");
+    const ConsumerStats st = c.stats();
+    EXPECT_EQ(st.nacked, 1u);
+    EXPECT_EQ(st.dead_lettered, 1u);
+    EXPECT_EQ(st.acked, 0u);
+}
+
+TEST_F(ConsumerTest, ExceptionOfAnyTypeIsANack) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 3});
+    Collector<DeliveryRecord> seen;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            if (d.attempt() == 1) throw 42;
+            return Ack{};
+        },
+        fast_options());
+    c.start();
+    ASSERT_TRUE(seen.wait_for(2));
+    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
+    c.stop();
+    c.wait();
+    EXPECT_EQ(seen.items()[1].attempt, 2);
+    EXPECT_EQ(c.stats().acked, 1u);
+    EXPECT_EQ(c.stats().nacked, 1u);
+}
+
+TEST_F(ConsumerTest, NackOutcomeWithDelayRetriesNoEarlier) {
+    Queue q = queue();
+    q.send("x");
+    Collector<DeliveryRecord> seen;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            if (d.attempt() == 1) return Nack{.delay = 400ms, .error = "not yet"};
+            return Ack{};
+        },
+        fast_options());
+    c.start();
+    ASSERT_TRUE(seen.wait_for(2));
+    const auto r = seen.items();
+    EXPECT_EQ(r[1].attempt, 2);
+    EXPECT_GE(r[1].due_ms, r[0].delivered_at_ms + 400);
+    EXPECT_GE(r[1].delivered_at_ms, r[1].due_ms);
+}
+
+TEST_F(ConsumerTest, NackWithoutDelayUsesTheConsumersBackoff) {
+    Queue q = queue();
+    q.send("x");
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o;
+    o.backoff = Backoff{.initial = 500ms, .max = 1h, .multiplier = 2.0, .jitter = 0.0};
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            if (d.attempt() == 1) return Nack{.delay = std::nullopt, .error = "backoff"};
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(2));
+    const auto r = seen.items();
+    EXPECT_GE(r[1].due_ms, r[0].delivered_at_ms + 500);
+    EXPECT_GE(r[1].delivered_at_ms, r[1].due_ms);
+}
+
+TEST_F(ConsumerTest, RejectDeadLettersAndCallsTheHook) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 10});
+    Collector<DeadLetterEvent> dead;
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
+    Consumer c(
+        q, [&](const Delivery&) -> Outcome { return Reject{.error = "poison"}; }, o);
+    c.start();
+    ASSERT_TRUE(dead.wait_for(1));
+    const DeadLetterEvent e = dead.items()[0];
+    EXPECT_EQ(e.id, s.id);
+    EXPECT_EQ(e.reason, "rejected");
+    EXPECT_EQ(e.attempts, 1);
+    EXPECT_EQ(q.get(s.id)->last_error, "poison");
+    EXPECT_EQ(q.get(s.id)->state, State::kDead);
+}
+
+TEST_F(ConsumerTest, HookThatThrowsIsIgnored) {
+    Queue q = queue();
+    q.send("reject me", {.max_attempts = 1});
+    Collector<DeadLetterEvent> dead;
+    Collector<DeliveryRecord> acked;
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&](const DeadLetterEvent& e) {
+        dead.add(e);
+        throw std::runtime_error("hook failure");
+    };
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            if (d.payload() == "reject me") return Reject{.error = "no"};
+            acked.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(dead.wait_for(1));
+    q.send("fine");
+    ASSERT_TRUE(acked.wait_for(1));
+    EXPECT_EQ(acked.items()[0].payload, "fine");
+}
+
+TEST_F(ConsumerTest, HookSeesExpiriesFoundByTheConsumer) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.expire_after = 200ms});
+    wait_for_server_time_after(s.due + 200ms);
+    Collector<DeadLetterEvent> dead;
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(dead.wait_for(1));
+    EXPECT_EQ(dead.items()[0].id, s.id);
+    EXPECT_EQ(dead.items()[0].reason, "expired");
+    EXPECT_EQ(seen.size(), 0u);
+}
+
+TEST_F(ConsumerTest, LapsedLeaseFoundByTheConsumerCallsTheHook) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 1});
+    // A crashed consumer: leased and never answered.
+    const Delivery lost = fetch_one(q, 300ms);
+    Collector<DeadLetterEvent> dead;
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
+    Consumer c(
+        q, [&](const Delivery&) -> Outcome { return Ack{}; }, o);
+    c.start();
+    ASSERT_TRUE(dead.wait_for(1));
+    EXPECT_EQ(dead.items()[0].id, s.id);
+    EXPECT_EQ(dead.items()[0].reason, "attempts exhausted");
+    EXPECT_EQ(q.ack(lost), AckResult::kLeaseLost);
+}
+
+TEST_F(ConsumerTest, LapsedLeaseOfACrashedConsumerIsRedelivered) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 3});
+    const Delivery lost = fetch_one(q, 300ms);
+    Collector<DeliveryRecord> seen;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        fast_options());
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    const DeliveryRecord r = seen.items()[0];
+    EXPECT_EQ(r.id, s.id);
+    EXPECT_EQ(r.attempt, 2);
+    EXPECT_GE(r.delivered_at_ms, ms(lost.delivered_at()) + 300);
+}
+
+TEST_F(ConsumerTest, ExtendsTheLeaseWhileTheHandlerRuns) {
+    Queue q = queue();
+    const SendResult s = q.send("slow");
+    Collector<DeliveryRecord> seen;
+    Latch finish;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 2;  // a free slot that would pick the message up again if the lease lapsed
+    // Extended every third of this; short, yet with room for a loaded machine's scheduling.
+    o.visibility_timeout = 500ms;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            finish.wait(30s);
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    const DeliveryRecord first = seen.items()[0];
+    // Several lease lengths later, the message is still leased to the running handler.
+    wait_for_server_time_after(from_ms(first.delivered_at_ms + 1600));
+    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kInFlight);
+    EXPECT_EQ(info->attempts, 1);
+    ASSERT_TRUE(info->lease_deadline);
+    EXPECT_GT(ms(*info->lease_deadline), first.delivered_at_ms + 1600);
+    finish.open();
+    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
+    c.stop();
+    c.wait();
+    EXPECT_EQ(seen.size(), 1u);
+    EXPECT_EQ(c.stats().acked, 1u);
+    EXPECT_EQ(q.stats().totals.retried, 0u);
+}
+
+TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
+    Queue q = queue();
+    std::vector<Message> batch(4, Message{"m", {}});
+    q.send_batch(batch);
+    Collector<DeliveryRecord> seen;
+    Latch finish;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 1;
+    o.prefetch = 3;
+    o.visibility_timeout = 500ms;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            if (seen.size() == 1) finish.wait(30s);
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(1));
+    ASSERT_TRUE(eventually([&] { return q.stats().in_flight == 4; }));
+    // Several lease lengths while the first handler blocks and three messages wait in the buffer.
+    wait_for_server_time_after(from_ms(seen.items()[0].delivered_at_ms + 1600));
+    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
+    finish.open();
+    ASSERT_TRUE(seen.wait_for(4));
+    ASSERT_TRUE(eventually([&] { return q.stats().totals.acked == 4; }));
+    for (const auto& r : seen.items()) EXPECT_EQ(r.attempt, 1);
+    EXPECT_EQ(q.stats().totals.retried, 0u);
+}
+
+TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
+    // Many outcomes recorded at once while the lease extender runs often: an extension that
+    // races with the consumer's own ack or nack must not count as a lost lease.
+    constexpr int kCount = 300;
+    Queue q = queue();
+    std::vector<Message> batch(kCount, Message{"m", {}});
+    q.send_batch(batch);
+    Collector<DeliveryRecord> started;
+    Latch finish;
+    ConsumerOptions o = fast_options();
+    o.concurrency = kCount;
+    o.visibility_timeout = 45ms;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            started.add(record_of(d));
+            finish.wait(30s);
+            if (d.attempt() == 1 && d.id().back() % 4 != 0)
+                return Nack{.delay = 1h, .error = "later"};
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(started.wait_for(kCount));
+    finish.open();
+    ASSERT_TRUE(eventually([&] {
+        const QueueStats st = q.stats();
+        return st.in_flight == 0 && st.ready == 0;
+    }));
+    c.stop();
+    c.wait();
+    const ConsumerStats cs = c.stats();
+    const QueueStats st = q.stats();
+    // Leases that really lapsed went back to pending: retried minus the consumer's nacks.
+    const std::uint64_t lapsed = st.totals.retried - cs.nacked;
+    EXPECT_LE(cs.leases_lost, lapsed) << "acked " << cs.acked << ", nacked " << cs.nacked;
+    EXPECT_EQ(cs.acked + cs.nacked, static_cast<std::uint64_t>(started.size()) - lapsed);
+}
+
+TEST_F(ConsumerTest, ShutdownTimeoutBoundsTheWaitForAStuckHandler) {
+    Queue q = queue();
+    const SendResult s = q.send("stuck");
+    Collector<DeliveryRecord> seen;
+    Latch finish;
+    ConsumerOptions o = fast_options();
+    o.visibility_timeout = 300ms;
+    o.shutdown_timeout = 200ms;
+    auto c = std::make_unique<Consumer>(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            finish.wait(30s);
+            return Ack{};
+        },
+        o);
+    c->start();
+    ASSERT_TRUE(seen.wait_for(1));
+    Latch stopped;
+    std::thread stopper([&] {
+        c->stop();
+        c->wait();
+        stopped.open();
+    });
+    const bool stopped_in_time = stopped.wait(20s);
+    // The stuck handler no longer holds the message: its lease lapses and it is delivered again.
+    std::optional<Delivery> again;
+    if (stopped_in_time) {
+        again = fetch_one(q, 30s);
+    }
+    finish.open();
+    stopper.join();
+    c.reset();
+    EXPECT_TRUE(stopped_in_time) << "stop() waited for the stuck handler past shutdown_timeout";
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->id(), s.id);
+    EXPECT_EQ(again->attempt(), 2);
+}
+
+TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
+    static std::atomic<int> previous_handler_calls{0};
+    struct sigaction ours {};
+    ours.sa_handler = [](int) { previous_handler_calls.fetch_add(1); };
+    sigemptyset(&ours.sa_mask);
+    struct sigaction saved {};
+    ASSERT_EQ(::sigaction(SIGTERM, &ours, &saved), 0);
+
+    Queue q = queue();
+    q.send("x");
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.stop_on_signals = true;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    Latch returned;
+    std::thread runner([&] {
+        c.run();
+        returned.open();
+    });
+    ASSERT_TRUE(seen.wait_for(1));
+    ::kill(::getpid(), SIGTERM);
+    const bool stopped = returned.wait(20s);
+    if (!stopped) c.stop();
+    runner.join();
+    EXPECT_TRUE(stopped) << "SIGTERM did not stop run()";
+    EXPECT_EQ(previous_handler_calls.load(), 0);
+    // Once the consumer is gone, SIGTERM reaches the application's handler again.
+    ::kill(::getpid(), SIGTERM);
+    EXPECT_TRUE(eventually([] { return previous_handler_calls.load() == 1; }));
+    ::sigaction(SIGTERM, &saved, nullptr);
+}
+
+TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
+    Queue q = queue();
+    std::vector<Message> batch(12, Message{"m", {}});
+    q.send_batch(batch);
+    std::mutex mutex;
+    std::condition_variable cv;
+    int active = 0;
+    int peak = 0;
+    const auto give_up = std::chrono::steady_clock::now() + 20s;
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 3;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            std::unique_lock lock(mutex);
+            ++active;
+            peak = std::max(peak, active);
+            cv.notify_all();
+            // Hold every handler until three ran at once, so the peak is reached if it can be.
+            cv.wait_until(lock, give_up, [&] { return peak >= 3; });
+            --active;
+            lock.unlock();
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    ASSERT_TRUE(seen.wait_for(12, 40s));
+    c.stop();
+    c.wait();
+    EXPECT_EQ(peak, 3);
+}
+
+TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinish) {
+    Queue q = queue();
+    std::vector<Message> batch(10, Message{"m", {}});
+    q.send_batch(batch);
+    Collector<DeliveryRecord> started;
+    Latch finish;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 1;
+    o.prefetch = 5;
+    o.max_batch = 10;
+    auto consumer = std::make_unique<Consumer>(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            started.add(record_of(d));
+            finish.wait(30s);
+            return Ack{};
+        },
+        o);
+    consumer->start();
+    ASSERT_TRUE(started.wait_for(1));
+    // Beyond the running handler, the consumer holds `prefetch` more leases.
+    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 6; }));
+    const std::size_t held = q.stats().in_flight;
+    ASSERT_GE(held, 2u);
+
+    std::thread stopper([&] { consumer->stop(); });
+    // The unstarted ones go back at once, while the running handler still runs.
+    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 1; }));
+    EXPECT_FALSE(finish.is_open());
+    for (const auto& m : q.list(State::kReady)) EXPECT_EQ(m.attempts, 0);
+    finish.open();
+    stopper.join();
+    consumer->wait();
+
+    const std::string running_id = started.items()[0].id;
+    EXPECT_TRUE(eventually([&] { return !q.get(running_id); })) << "the running handler's ack";
+    EXPECT_EQ(started.size(), 1u);
+    const QueueStats st = q.stats();
+    EXPECT_EQ(st.in_flight, 0u);
+    EXPECT_EQ(st.ready, 9u);
+    EXPECT_EQ(st.totals.acked, 1u);
+    EXPECT_EQ(st.totals.released, held - 1);
+    EXPECT_EQ(consumer->stats().released, held - 1);
+    consumer.reset();
+    EXPECT_EQ(q.stats().ready, 9u);
+}
+
+TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
+    Queue q = queue();
+    std::vector<Message> batch(5, Message{"m", {}});
+    q.send_batch(batch);
+    Collector<DeliveryRecord> seen;
+    {
+        ConsumerOptions o = fast_options();
+        o.prefetch = 10;
+        Consumer c(
+            q,
+            [&](const Delivery& d) -> Outcome {
+                seen.add(record_of(d));
+                return Ack{};
+            },
+            o);
+        c.start();
+        ASSERT_TRUE(seen.wait_for(1));
+    }
+    const QueueStats st = q.stats();
+    EXPECT_EQ(st.in_flight, 0u);
+    EXPECT_EQ(st.ready + st.totals.acked, 5u);
+    EXPECT_EQ(st.totals.acked, seen.size());
+}
+
+TEST_F(ConsumerTest, ConsumerThatNeverStartedIsHarmless) {
+    Queue q = queue();
+    q.send("x");
+    {
+        Consumer c(
+            q, [](const Delivery&) -> Outcome { return Ack{}; }, fast_options());
+        EXPECT_EQ(c.stats().fetched, 0u);
+    }
+    EXPECT_EQ(q.stats().ready, 1u);
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,455 @@
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using DeliveryTest = RedisTest;
+
+// The same delivery with another token: what a consumer holding a stale lease would send.
+Delivery with_token(const Delivery& d, std::uint64_t token) {
+    return Delivery(d.queue(), d.id(), d.payload(), token, d.attempt(), d.max_attempts(), d.due(),
+                    d.delivered_at());
+}
+
+TEST_F(DeliveryTest, EmptyQueueFetchesNothingAndIsIdle) {
+    Queue q = queue();
+    const std::int64_t before = server().time_ms();
+    const FetchResult f = q.fetch(10, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    EXPECT_FALSE(f.next);
+    EXPECT_TRUE(f.dead_lettered.empty());
+    EXPECT_GE(ms(f.now), before);
+    EXPECT_LE(ms(f.now), server().time_ms());
+}
+
+TEST_F(DeliveryTest, DeliveryCarriesTheMessageAndALease) {
+    Queue q = queue("orders");
+    const SendResult s = q.send("payload", {.max_attempts = 4});
+    const std::int64_t before = server().time_ms();
+    const FetchResult f = q.fetch(1, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1u);
+    const Delivery& d = f.deliveries[0];
+    EXPECT_EQ(d.queue(), "orders");
+    EXPECT_EQ(d.id(), s.id);
+    EXPECT_EQ(d.payload(), "payload");
+    EXPECT_NE(d.token(), 0u);
+    EXPECT_EQ(d.attempt(), 1);
+    EXPECT_EQ(d.max_attempts(), 4);
+    EXPECT_EQ(ms(d.due()), ms(s.due));
+    EXPECT_GE(ms(d.delivered_at()), before);
+    EXPECT_EQ(ms(d.delivered_at()), ms(f.now));
+    EXPECT_GE(ms(d.delivered_at()), ms(d.due()));
+
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kInFlight);
+    EXPECT_EQ(info->attempts, 1);
+    ASSERT_TRUE(info->lease_deadline);
+    EXPECT_EQ(ms(*info->lease_deadline), ms(f.now) + 30'000);
+}
+
+TEST_F(DeliveryTest, BatchFetchHonoursMaxCount) {
+    Queue q = queue();
+    std::vector<Message> batch(10, Message{"m", {}});
+    q.send_batch(batch);
+    const FetchResult first = q.fetch(4, 30s);
+    EXPECT_EQ(first.deliveries.size(), 4u);
+    // A full batch means more may be waiting: call again at once.
+    ASSERT_TRUE(first.next);
+    EXPECT_LE(ms(*first.next), ms(first.now));
+    const FetchResult second = q.fetch(100, 30s);
+    EXPECT_EQ(second.deliveries.size(), 6u);
+    std::set<std::string> ids;
+    for (const auto& d : first.deliveries) ids.insert(d.id());
+    for (const auto& d : second.deliveries) ids.insert(d.id());
+    EXPECT_EQ(ids.size(), 10u);
+    std::set<std::uint64_t> tokens;
+    for (const auto& d : first.deliveries) tokens.insert(d.token());
+    for (const auto& d : second.deliveries) tokens.insert(d.token());
+    EXPECT_EQ(tokens.size(), 10u);
+    EXPECT_TRUE(q.fetch(100, 30s).deliveries.empty());
+    EXPECT_EQ(q.stats().in_flight, 10u);
+}
+
+TEST_F(DeliveryTest, NextPointsAtTheEarliestDueOrLeaseDeadline) {
+    Queue q = queue();
+    const SendResult later = q.send("later", {.delay = 1h});
+    FetchResult f = q.fetch(10, 30s);
+    ASSERT_TRUE(f.next);
+    EXPECT_EQ(ms(*f.next), ms(later.due));
+
+    q.send("now");
+    f = q.fetch(10, 2s);
+    ASSERT_EQ(f.deliveries.size(), 1u);
+    ASSERT_TRUE(f.next);
+    // The lease of the delivered message runs out before the scheduled one is due.
+    EXPECT_EQ(ms(*f.next), ms(f.now) + 2000);
+}
+
+TEST_F(DeliveryTest, AckDeletesEveryTrace) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.expire_after = 1h});
+    const Delivery d = fetch_one(q);
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_FALSE(q.get(s.id));
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+    EXPECT_EQ(q.stats().totals.acked, 1u);
+}
+
+TEST_F(DeliveryTest, SecondAckReportsLeaseLost) {
+    Queue q = queue();
+    q.send("x");
+    const Delivery d = fetch_one(q);
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(q.ack(d), AckResult::kLeaseLost);
+    EXPECT_EQ(q.nack(d, Nack{.delay = 0ms, .error = "late"}).status, NackStatus::kLeaseLost);
+    EXPECT_FALSE(q.extend(d, 30s));
+    EXPECT_FALSE(q.release(d));
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+    EXPECT_EQ(q.stats().totals.acked, 1u);
+}
+
+TEST_F(DeliveryTest, WrongTokenChangesNothing) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery d = fetch_one(q);
+    const auto before = q.get(s.id);
+    ASSERT_TRUE(before);
+    const Delivery forged = with_token(d, d.token() + 1);
+    EXPECT_EQ(q.ack(forged), AckResult::kLeaseLost);
+    EXPECT_EQ(q.nack(forged, Nack{.delay = 0ms, .error = "forged"}).status, NackStatus::kLeaseLost);
+    EXPECT_EQ(q.reject(forged, Reject{.error = "forged"}).status, NackStatus::kLeaseLost);
+    EXPECT_FALSE(q.extend(forged, 1h));
+    EXPECT_FALSE(q.release(forged));
+    const auto after = q.get(s.id);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->state, State::kInFlight);
+    EXPECT_EQ(after->attempts, before->attempts);
+    EXPECT_EQ(ms(after->lease_deadline), ms(before->lease_deadline));
+    EXPECT_EQ(after->last_error, "");
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+}
+
+TEST_F(DeliveryTest, LapsedLeaseIsRedeliveredWithTheNextAttempt) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery first = fetch_one(q, 300ms);
+    EXPECT_EQ(first.attempt(), 1);
+    // Nothing else can have it while the lease holds.
+    const FetchResult during = q.fetch(10, 300ms);
+    if (ms(during.now) < ms(first.delivered_at()) + 300) {
+        EXPECT_TRUE(during.deliveries.empty());
+    }
+
+    const Delivery second = fetch_one(q, 30s);
+    EXPECT_EQ(second.id(), s.id);
+    EXPECT_EQ(second.attempt(), 2);
+    EXPECT_NE(second.token(), first.token());
+    EXPECT_GE(ms(second.delivered_at()), ms(first.delivered_at()) + 300);
+    EXPECT_GE(ms(second.delivered_at()), ms(second.due()));
+
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->attempts, 2);
+    EXPECT_NE(info->last_error.find("visibility timeout"), std::string::npos) << info->last_error;
+    EXPECT_EQ(q.stats().totals.retried, 1u);
+}
+
+TEST_F(DeliveryTest, StaleLeaseCannotAckNackExtendOrRelease) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery stale = fetch_one(q, 300ms);
+    const Delivery fresh = fetch_one(q, 30s);
+    ASSERT_EQ(fresh.attempt(), 2);
+    const auto before = q.get(s.id);
+
+    EXPECT_EQ(q.ack(stale), AckResult::kLeaseLost);
+    EXPECT_EQ(q.nack(stale, Nack{.delay = 0ms, .error = "stale"}).status, NackStatus::kLeaseLost);
+    EXPECT_EQ(q.reject(stale, Reject{.error = "stale"}).status, NackStatus::kLeaseLost);
+    EXPECT_FALSE(q.extend(stale, 1h));
+    EXPECT_FALSE(q.release(stale));
+
+    const auto after = q.get(s.id);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->state, State::kInFlight);
+    EXPECT_EQ(after->attempts, 2);
+    EXPECT_EQ(ms(after->lease_deadline), ms(before->lease_deadline));
+    EXPECT_EQ(after->last_error, before->last_error);
+    EXPECT_EQ(q.ack(fresh), AckResult::kAcked);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+TEST_F(DeliveryTest, LapsedLeaseOnTheLastAttemptDeadLetters) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 1});
+    const Delivery d = fetch_one(q, 300ms);
+    FetchResult f;
+    ASSERT_TRUE(eventually([&] {
+        f = q.fetch(10, 30s);
+        return !f.dead_lettered.empty();
+    }));
+    EXPECT_TRUE(f.deliveries.empty());
+    ASSERT_EQ(f.dead_lettered.size(), 1u);
+    EXPECT_EQ(f.dead_lettered[0].id, s.id);
+    EXPECT_EQ(f.dead_lettered[0].queue, "q");
+    EXPECT_EQ(f.dead_lettered[0].reason, "attempts exhausted");
+    EXPECT_EQ(f.dead_lettered[0].attempts, 1);
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->dead_reason, "attempts exhausted");
+    EXPECT_EQ(q.ack(d), AckResult::kLeaseLost);
+}
+
+TEST_F(DeliveryTest, NackWithDelayRetriesLater) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery d = fetch_one(q);
+    const std::int64_t before = server().time_ms();
+    const NackResult n = q.nack(d, Nack{.delay = 500ms, .error = "try again"});
+    const std::int64_t after = server().time_ms();
+    ASSERT_EQ(n.status, NackStatus::kRetrying);
+    EXPECT_GE(ms(n.due), before + 500);
+    EXPECT_LE(ms(n.due), after + 500);
+
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->last_error, "try again");
+    EXPECT_EQ(info->attempts, 1);
+    EXPECT_EQ(ms(info->due), ms(n.due));
+    EXPECT_NE(info->state, State::kInFlight);
+
+    const Delivery again = fetch_one(q);
+    EXPECT_EQ(again.id(), s.id);
+    EXPECT_EQ(again.attempt(), 2);
+    EXPECT_EQ(ms(again.due()), ms(n.due));
+    EXPECT_GE(ms(again.delivered_at()), ms(n.due));
+    EXPECT_EQ(q.stats().totals.retried, 1u);
+    EXPECT_EQ(q.ack(again), AckResult::kAcked);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+TEST_F(DeliveryTest, NackWithoutDelayRetries) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery d = fetch_one(q);
+    const NackResult n = q.nack(d, Nack{.error = "default delay"});
+    ASSERT_EQ(n.status, NackStatus::kRetrying);
+    // Some backoff applies: not an immediate retry.
+    EXPECT_GT(ms(n.due), ms(d.delivered_at()));
+    EXPECT_EQ(q.get(s.id)->last_error, "default delay");
+}
+
+TEST_F(DeliveryTest, NackOnTheLastAttemptDeadLetters) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 2});
+    const Delivery d1 = fetch_one(q);
+    EXPECT_EQ(q.nack(d1, Nack{.delay = 0ms, .error = "first"}).status, NackStatus::kRetrying);
+    const Delivery d2 = fetch_one(q);
+    EXPECT_EQ(d2.attempt(), 2);
+    const NackResult n = q.nack(d2, Nack{.delay = 0ms, .error = "second"});
+    EXPECT_EQ(n.status, NackStatus::kDeadLettered);
+    EXPECT_EQ(n.dead_reason, "attempts exhausted");
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->attempts, 2);
+    EXPECT_EQ(info->last_error, "second");
+    EXPECT_EQ(info->dead_reason, "attempts exhausted");
+    ASSERT_TRUE(info->dead_at);
+    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
+}
+
+TEST_F(DeliveryTest, RejectDeadLettersAtOnce) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 10});
+    const Delivery d = fetch_one(q);
+    const NackResult n = q.reject(d, Reject{.error = "poison"});
+    EXPECT_EQ(n.status, NackStatus::kDeadLettered);
+    EXPECT_EQ(n.dead_reason, "rejected");
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->last_error, "poison");
+    EXPECT_EQ(info->attempts, 1);
+    EXPECT_EQ(q.stats().totals.dead_lettered, 1u);
+}
+
+TEST_F(DeliveryTest, ExtendRenewsTheLease) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    const Delivery d = fetch_one(q, 300ms);
+    const std::int64_t before = server().time_ms();
+    const auto deadline = q.extend(d, 60s);
+    ASSERT_TRUE(deadline);
+    EXPECT_GE(ms(*deadline), before + 60'000);
+    EXPECT_EQ(ms(q.get(s.id)->lease_deadline), ms(*deadline));
+
+    // Past the original lease, the message is still this consumer's.
+    wait_for_server_time_after(d.delivered_at() + 300ms);
+    const FetchResult f = q.fetch(10, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    EXPECT_EQ(q.get(s.id)->attempts, 1);
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(q.stats().totals.retried, 0u);
+}
+
+TEST_F(DeliveryTest, ReleaseHandsBackWithoutCountingTheAttempt) {
+    Queue q = queue();
+    // One attempt only: a release must not use it up.
+    const SendResult s = q.send("x", {.max_attempts = 1});
+    const Delivery d = fetch_one(q);
+    EXPECT_TRUE(q.release(d));
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kReady);
+    EXPECT_EQ(info->attempts, 0);
+    EXPECT_EQ(ms(info->due), ms(s.due));
+    EXPECT_FALSE(q.release(d));
+    const Delivery again = fetch_one(q);
+    EXPECT_EQ(again.attempt(), 1);
+    EXPECT_EQ(ms(again.due()), ms(s.due));
+    EXPECT_EQ(q.stats().totals.released, 1u);
+    EXPECT_EQ(q.ack(d), AckResult::kLeaseLost);
+    EXPECT_EQ(q.ack(again), AckResult::kAcked);
+}
+
+TEST_F(DeliveryTest, ReleasedMessageKeepsItsPlaceInLine) {
+    Queue q = queue();
+    const auto at =
+        std::chrono::system_clock::time_point(std::chrono::milliseconds(server().time_ms() - 1000));
+    const SendResult a = q.send("a", {.at = at});
+    const SendResult b = q.send("b", {.at = at});
+    const Delivery first = fetch_one(q);
+    ASSERT_EQ(first.id(), a.id);
+    ASSERT_TRUE(q.release(first));
+    const FetchResult f = q.fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    EXPECT_EQ(f.deliveries[0].id(), a.id);
+    EXPECT_EQ(f.deliveries[1].id(), b.id);
+}
+
+TEST_F(DeliveryTest, IndexEntriesWithoutARecordAreDroppedAndCounted) {
+    Queue q = queue();
+    std::vector<Message> batch(3, Message{"m", {}});
+    q.send_batch(batch);
+    // Data loss inside Redis (a partial restore, a stray DEL): the records are gone.
+    ASSERT_EQ(server().integer({"DEL", queue_key("q", "msg")}), 1);
+    const FetchResult f = q.fetch(10, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    const QueueStats st = q.stats();
+    EXPECT_EQ(st.ready, 0u);
+    EXPECT_EQ(st.in_flight, 0u);
+    EXPECT_EQ(st.totals.orphans_removed, 3u);
+}
+
+TEST_F(DeliveryTest, UnfetchedMessagePastItsExpiryIsDeadLettered) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.expire_after = 300ms});
+    const auto expire_at = q.get(s.id)->expire_at;
+    ASSERT_TRUE(expire_at);
+    // Without a delay, the due time is the send's Redis time.
+    EXPECT_EQ(ms(*expire_at), ms(s.due) + 300);
+    wait_for_server_time_after(*expire_at);
+    FetchResult f = q.fetch(10, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    ASSERT_EQ(f.dead_lettered.size(), 1u);
+    EXPECT_EQ(f.dead_lettered[0].id, s.id);
+    EXPECT_EQ(f.dead_lettered[0].reason, "expired");
+    EXPECT_EQ(f.dead_lettered[0].attempts, 0);
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->dead_reason, "expired");
+    const QueueStats st = q.stats();
+    EXPECT_EQ(st.totals.expired, 1u);
+    EXPECT_EQ(st.totals.dead_lettered, 1u);
+    EXPECT_EQ(st.totals.delivered, 0u);
+}
+
+TEST_F(DeliveryTest, InFlightMessagePastItsExpiryIsDeadLetteredWhenItsLeaseLapses) {
+    Queue q = queue();
+    // Long enough that the fetch below surely comes before the expiry, even on a loaded machine.
+    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1000ms});
+    const Delivery d = fetch_one(q, 1500ms);
+    FetchResult f;
+    ASSERT_TRUE(eventually([&] {
+        f = q.fetch(10, 30s);
+        return !f.dead_lettered.empty() || !f.deliveries.empty();
+    }));
+    EXPECT_TRUE(f.deliveries.empty());
+    ASSERT_EQ(f.dead_lettered.size(), 1u);
+    EXPECT_EQ(f.dead_lettered[0].reason, "expired");
+    EXPECT_EQ(q.get(s.id)->dead_reason, "expired");
+    EXPECT_EQ(q.ack(d), AckResult::kLeaseLost);
+}
+
+TEST_F(DeliveryTest, NackPastTheExpiryDeadLetters) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1000ms});
+    const Delivery d = fetch_one(q, 30s);
+    wait_for_server_time_after(s.due + 1000ms);
+    const NackResult n = q.nack(d, Nack{.delay = 0ms, .error = "slow"});
+    EXPECT_EQ(n.status, NackStatus::kDeadLettered);
+    EXPECT_EQ(n.dead_reason, "expired");
+    EXPECT_EQ(q.get(s.id)->last_error, "slow");
+}
+
+TEST_F(DeliveryTest, RetryIsNotScheduledPastTheExpiry) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1h});
+    const Delivery d = fetch_one(q, 30s);
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info && info->expire_at);
+    const NackResult n = q.nack(d, Nack{.delay = 2h, .error = "later"});
+    ASSERT_EQ(n.status, NackStatus::kRetrying);
+    EXPECT_EQ(ms(n.due), ms(*info->expire_at));
+}
+
+TEST_F(DeliveryTest, AckAfterAnEventfulLifeLeavesOnlyCounters) {
+    Queue q = queue();
+    const SendResult a = q.send("a", {.max_attempts = 3});
+    const SendResult b = q.send("b", {.max_attempts = 1});
+    q.send("c", {.delay = 1h, .id = "c"});
+
+    FetchResult f = q.fetch(10, 300ms);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    // a: a nack, then a lapsed lease. b: a lapsed lease on its only attempt.
+    ASSERT_EQ(q.nack(f.deliveries[0], Nack{.delay = 0ms, .error = "first"}).status,
+              NackStatus::kRetrying);
+    ASSERT_EQ(fetch_one(q, 300ms).attempt(), 2);
+    std::optional<Delivery> a3;
+    ASSERT_TRUE(eventually([&] {
+        for (const auto& d : q.fetch(1, 30s).deliveries) a3 = d;
+        const auto info = q.get(b.id);
+        return a3 && info && info->state == State::kDead;
+    }));
+    EXPECT_EQ(a3->id(), a.id);
+    EXPECT_EQ(a3->attempt(), 3);
+
+    const std::vector<std::string> b_ids = {b.id};
+    EXPECT_EQ(q.purge_dead(b_ids), 1u);
+    EXPECT_EQ(q.ack(*a3), AckResult::kAcked);
+    EXPECT_EQ(q.cancel("c"), CancelResult::kCancelled);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+TEST_F(DeliveryTest, AckOfARequeuedDeadLetterLeavesOnlyCounters) {
+    Queue q = queue();
+    const SendResult s = q.send("x");
+    ASSERT_EQ(q.reject(fetch_one(q), Reject{.error = "bad"}).status, NackStatus::kDeadLettered);
+    EXPECT_EQ(q.requeue_all_dead(), 1u);
+    const Delivery d = fetch_one(q);
+    EXPECT_EQ(d.id(), s.id);
+    EXPECT_EQ(d.attempt(), 1);
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_FALSE(q.get(s.id));
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,205 @@
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using InspectionTest = RedisTest;
+
+TEST(StateNamesTest, RoundTrip) {
+    for (State s : {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
+        const auto parsed = parse_state(to_string(s));
+        ASSERT_TRUE(parsed) << to_string(s);
+        EXPECT_EQ(*parsed, s);
+    }
+    EXPECT_EQ(to_string(State::kInFlight), "in_flight");
+    EXPECT_EQ(to_string(State::kScheduled), "scheduled");
+    EXPECT_EQ(parse_state("dead"), State::kDead);
+    EXPECT_FALSE(parse_state("inflight"));
+    EXPECT_FALSE(parse_state(""));
+    EXPECT_FALSE(parse_state("READY"));
+}
+
+TEST_F(InspectionTest, StatsOfAnEmptyQueue) {
+    Queue q = queue();
+    const std::int64_t before = server().time_ms();
+    const QueueStats s = q.stats();
+    EXPECT_GE(ms(s.now), before);
+    EXPECT_EQ(s.scheduled, 0u);
+    EXPECT_EQ(s.ready, 0u);
+    EXPECT_EQ(s.in_flight, 0u);
+    EXPECT_EQ(s.dead, 0u);
+    EXPECT_FALSE(s.next_due);
+    EXPECT_FALSE(s.oldest_due);
+    EXPECT_EQ(s.oldest_overdue_age, 0ms);
+    EXPECT_EQ(s.totals.sent, 0u);
+    // Inspection writes nothing.
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(InspectionTest, StatsCountEveryState) {
+    Queue q = queue();
+    const std::int64_t now = server().time_ms();
+    const auto at = [](std::int64_t t) {
+        return std::chrono::system_clock::time_point(std::chrono::milliseconds(t));
+    };
+    // Sent first and fetched, so the ready ones below stay ready.
+    q.send("dead");
+    q.reject(fetch_one(q), Reject{.error = "x"});
+    q.send("flying");
+    const Delivery flying = fetch_one(q);
+    q.send("ready1", {.at = at(now - 5000)});
+    q.send("ready2", {.at = at(now - 3000)});
+    q.send("ready3");
+    q.send("later1", {.at = at(now + 3'600'000)});
+    q.send("later2", {.at = at(now + 7'200'000)});
+
+    const QueueStats s = q.stats();
+    EXPECT_EQ(s.scheduled, 2u);
+    EXPECT_EQ(s.ready, 3u);
+    EXPECT_EQ(s.in_flight, 1u);
+    EXPECT_EQ(s.dead, 1u);
+    EXPECT_EQ(ms(s.next_due), now + 3'600'000);
+    EXPECT_EQ(ms(s.oldest_due), now - 5000);
+    EXPECT_EQ(s.oldest_overdue_age.count(), ms(s.now) - (now - 5000));
+    EXPECT_EQ(s.totals.sent, 7u);
+    EXPECT_EQ(s.totals.delivered, 2u);
+    EXPECT_EQ(s.totals.dead_lettered, 1u);
+    EXPECT_EQ(s.totals.acked, 0u);
+
+    q.ack(flying);
+    EXPECT_EQ(q.stats().in_flight, 0u);
+    EXPECT_EQ(q.stats().totals.acked, 1u);
+}
+
+TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.delay = 1h});
+    const QueueStats st = q.stats();
+    EXPECT_EQ(ms(st.oldest_due), ms(s.due));
+    EXPECT_EQ(ms(st.next_due), ms(s.due));
+    EXPECT_EQ(st.oldest_overdue_age, 0ms);
+}
+
+TEST_F(InspectionTest, TotalsFollowTheLifecycle) {
+    Queue q = queue();
+    const SendResult a = q.send("a");
+    q.send("b", {.delay = 1h, .id = "b"});
+    q.nack(fetch_one(q), Nack{.delay = 0ms, .error = "e"});
+    q.release(fetch_one(q));
+    q.ack(fetch_one(q));
+    q.cancel("b");
+    const Totals t = q.stats().totals;
+    EXPECT_EQ(t.sent, 2u);
+    EXPECT_EQ(t.delivered, 3u);
+    EXPECT_EQ(t.retried, 1u);
+    EXPECT_EQ(t.released, 1u);
+    EXPECT_EQ(t.acked, 1u);
+    EXPECT_EQ(t.cancelled, 1u);
+    EXPECT_EQ(t.dead_lettered, 0u);
+    EXPECT_FALSE(q.get(a.id));
+}
+
+TEST_F(InspectionTest, GetReportsEachState) {
+    Queue q = queue();
+    EXPECT_FALSE(q.get("missing"));
+    const SendResult scheduled = q.send("s", {.delay = 1h, .max_attempts = 3});
+    auto info = q.get(scheduled.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->id, scheduled.id);
+    EXPECT_EQ(info->state, State::kScheduled);
+    EXPECT_EQ(info->attempts, 0);
+    EXPECT_EQ(info->max_attempts, 3);
+    EXPECT_EQ(info->payload, "s");
+    EXPECT_FALSE(info->lease_deadline);
+    EXPECT_FALSE(info->dead_at);
+    EXPECT_EQ(info->last_error, "");
+
+    const SendResult flying = q.send("f");
+    const Delivery d = fetch_one(q, 10s);
+    info = q.get(flying.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kInFlight);
+    ASSERT_TRUE(info->lease_deadline);
+    EXPECT_EQ(ms(*info->lease_deadline), ms(d.delivered_at()) + 10'000);
+    EXPECT_EQ(ms(info->due), ms(flying.due));
+}
+
+TEST_F(InspectionTest, ListPagesThroughScheduledMessagesInDueOrder) {
+    Queue q = queue();
+    std::vector<std::string> sent;
+    // Sent in the reverse of their due order.
+    for (int i = 25; i > 0; --i) {
+        sent.insert(sent.begin(), q.send(std::to_string(i), {.delay = i * 1min}).id);
+    }
+    std::vector<std::string> listed;
+    std::vector<std::size_t> page_sizes;
+    for (std::size_t offset = 0; offset < 40; offset += 10) {
+        const auto page = q.list(State::kScheduled, {.offset = offset, .limit = 10});
+        page_sizes.push_back(page.size());
+        for (const auto& m : page) {
+            EXPECT_EQ(m.state, State::kScheduled);
+            listed.push_back(m.id);
+        }
+    }
+    EXPECT_EQ(page_sizes, (std::vector<std::size_t>{10, 10, 5, 0}));
+    EXPECT_EQ(listed, sent);
+    const auto first = q.list(State::kScheduled, {.offset = 0, .limit = 1});
+    ASSERT_EQ(first.size(), 1u);
+    EXPECT_EQ(first[0].payload, "1");
+    EXPECT_TRUE(q.list(State::kReady).empty());
+}
+
+TEST_F(InspectionTest, ListSeparatesReadyFromScheduled) {
+    Queue q = queue();
+    const SendResult r1 = q.send("r1");
+    const SendResult r2 = q.send("r2");
+    const SendResult s1 = q.send("s1", {.delay = 1h});
+    const auto ready = q.list(State::kReady);
+    ASSERT_EQ(ready.size(), 2u);
+    EXPECT_EQ(ready[0].id, r1.id);
+    EXPECT_EQ(ready[1].id, r2.id);
+    EXPECT_EQ(ready[0].state, State::kReady);
+    const auto scheduled = q.list(State::kScheduled);
+    ASSERT_EQ(scheduled.size(), 1u);
+    EXPECT_EQ(scheduled[0].id, s1.id);
+}
+
+TEST_F(InspectionTest, ListInFlightByLeaseDeadline) {
+    Queue q = queue();
+    const SendResult a = q.send("a");
+    const SendResult b = q.send("b");
+    const Delivery da = fetch_one(q, 1h);
+    const Delivery db = fetch_one(q, 1min);
+    const auto flying = q.list(State::kInFlight);
+    ASSERT_EQ(flying.size(), 2u);
+    EXPECT_EQ(flying[0].id, b.id);
+    EXPECT_EQ(flying[1].id, a.id);
+    ASSERT_TRUE(flying[0].lease_deadline);
+    EXPECT_EQ(ms(*flying[0].lease_deadline), ms(db.delivered_at()) + 60'000);
+    EXPECT_EQ(flying[1].attempts, 1);
+    EXPECT_EQ(flying[1].payload, "a");
+    EXPECT_EQ(da.id(), a.id);
+}
+
+TEST_F(InspectionTest, ListDeadWithPaging) {
+    Queue q = queue();
+    std::vector<std::string> ids;
+    for (int i = 0; i < 5; ++i) {
+        ids.push_back(q.send("d").id);
+        q.reject(fetch_one(q), Reject{.error = "e" + std::to_string(i)});
+    }
+    const auto page = q.list(State::kDead, {.offset = 1, .limit = 3});
+    ASSERT_EQ(page.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(page[i].id, ids[i + 1]);
+        EXPECT_EQ(page[i].last_error, "e" + std::to_string(i + 1));
+        EXPECT_TRUE(page[i].dead_at);
+    }
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,341 @@
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using SendTest = RedisTest;
+
+TEST_F(SendTest, DelayIsCountedFromTheRedisClock) {
+    Queue q = queue();
+    const std::int64_t before = server().time_ms();
+    const SendResult r = q.send("hello", {.delay = 5000ms});
+    const std::int64_t after = server().time_ms();
+    EXPECT_FALSE(r.duplicate);
+    EXPECT_FALSE(r.id.empty());
+    EXPECT_GE(ms(r.due), before + 5000);
+    EXPECT_LE(ms(r.due), after + 5000);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(SendTest, AbsoluteTimeIsTheDueTime) {
+    Queue q = queue();
+    const std::int64_t at = server().time_ms() + 3'600'000;
+    const SendResult r =
+        q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
+    EXPECT_EQ(ms(r.due), at);
+    const auto info = q.get(r.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(ms(info->due), at);
+    EXPECT_EQ(info->state, State::kScheduled);
+}
+
+TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
+    Queue q = queue();
+    const std::int64_t at = server().time_ms() - 60'000;
+    const SendResult r =
+        q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
+    EXPECT_EQ(ms(r.due), at);
+    const auto info = q.get(r.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kReady);
+    const FetchResult f = q.fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1u);
+    EXPECT_EQ(f.deliveries[0].id(), r.id);
+    EXPECT_EQ(ms(f.deliveries[0].due()), at);
+}
+
+TEST_F(SendTest, NotDeliveredBeforeDue) {
+    Queue q = queue();
+    const SendResult r = q.send("later", {.delay = 400ms});
+    const FetchResult early = q.fetch(10, 30s);
+    if (ms(early.now) < ms(r.due)) {
+        EXPECT_TRUE(early.deliveries.empty());
+        ASSERT_TRUE(early.next);
+        EXPECT_EQ(ms(*early.next), ms(r.due));
+    }
+    const Delivery d = fetch_one(q);
+    EXPECT_EQ(d.id(), r.id);
+    EXPECT_GE(ms(d.delivered_at()), ms(d.due()));
+    EXPECT_EQ(ms(d.due()), ms(r.due));
+    EXPECT_GE(d.lateness(), 0ms);
+}
+
+TEST_F(SendTest, CallerIdIsAnIdempotencyKey) {
+    Queue q = queue();
+    const SendResult first = q.send("original", {.delay = 1h, .id = "order-17"});
+    EXPECT_EQ(first.id, "order-17");
+    EXPECT_FALSE(first.duplicate);
+
+    const SendResult second =
+        q.send("changed", {.delay = 5ms, .id = "order-17", .max_attempts = 9});
+    EXPECT_EQ(second.id, "order-17");
+    EXPECT_TRUE(second.duplicate);
+    EXPECT_EQ(ms(second.due), ms(first.due));
+
+    const auto info = q.get("order-17");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->payload, "original");
+    EXPECT_EQ(ms(info->due), ms(first.due));
+    EXPECT_NE(info->max_attempts, 9);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+    EXPECT_EQ(q.stats().totals.sent, 1u);
+}
+
+TEST_F(SendTest, IdCanBeReusedOnceTheMessageIsGone) {
+    Queue q = queue();
+    q.send("a", {.id = "k"});
+    const Delivery d = fetch_one(q);
+    ASSERT_EQ(q.ack(d), AckResult::kAcked);
+    const SendResult again = q.send("b", {.id = "k"});
+    EXPECT_FALSE(again.duplicate);
+    EXPECT_EQ(q.get("k")->payload, "b");
+}
+
+TEST_F(SendTest, DuplicateOfAnInFlightMessageChangesNothing) {
+    Queue q = queue();
+    q.send("a", {.id = "k"});
+    const Delivery d = fetch_one(q);
+    const SendResult again = q.send("b", {.id = "k"});
+    EXPECT_TRUE(again.duplicate);
+    const auto info = q.get("k");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kInFlight);
+    EXPECT_EQ(info->payload, "a");
+    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+}
+
+TEST_F(SendTest, GeneratedIdsAreUniqueAndSortInSendOrder) {
+    Queue q = queue();
+    std::vector<std::string> ids;
+    for (int i = 0; i < 300; ++i) ids.push_back(q.send("m", {.delay = 1h}).id);
+    std::vector<Message> batch(300, Message{"b", {.delay = 1h}});
+    for (const auto& r : q.send_batch(batch)) ids.push_back(r.id);
+    for (int i = 0; i < 300; ++i) ids.push_back(q.send("m", {.delay = 1h}).id);
+
+    EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end()));
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+}
+
+// Generated ids are base-62 sequence numbers; this is the one after `id`.
+std::string next_sequence_id(std::string id) {
+    static const std::string kDigits =
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    for (auto it = id.rbegin(); it != id.rend(); ++it) {
+        const std::size_t d = kDigits.find(*it);
+        if (d + 1 < kDigits.size()) {
+            *it = kDigits[d + 1];
+            return id;
+        }
+        *it = '0';
+    }
+    return id;
+}
+
+TEST_F(SendTest, GeneratedIdsDoNotCollideWithCallerIds) {
+    Queue q = queue();
+    const std::string generated = q.send("first", {.delay = 1h}).id;
+    // Take by hand the ids the generator would hand out next (each of the two sends by hand
+    // draws a number first); it must skip them.
+    const std::string taken1 = next_sequence_id(next_sequence_id(next_sequence_id(generated)));
+    const std::string taken2 = next_sequence_id(taken1);
+    EXPECT_FALSE(q.send("by hand", {.delay = 1h, .id = taken1}).duplicate);
+    EXPECT_FALSE(q.send("by hand", {.delay = 1h, .id = taken2}).duplicate);
+    const SendResult r = q.send("generated", {.delay = 1h});
+    EXPECT_FALSE(r.duplicate);
+    EXPECT_NE(r.id, taken1);
+    EXPECT_NE(r.id, taken2);
+    EXPECT_EQ(q.get(taken1)->payload, "by hand");
+    EXPECT_EQ(q.get(taken2)->payload, "by hand");
+    EXPECT_EQ(q.get(r.id)->payload, "generated");
+    EXPECT_EQ(q.stats().scheduled, 4u);
+}
+
+TEST_F(SendTest, GeneratedIdsKeepSortingAfterTheCounterIsLost) {
+    Queue q = queue();
+    const std::string before = q.send("a", {.delay = 1h}).id;
+    ASSERT_EQ(server().integer({"DEL", queue_key("q", "seq")}), 1);
+    const std::string after = q.send("b", {.delay = 1h}).id;
+    EXPECT_GT(after, before);
+    EXPECT_EQ(q.get(before)->payload, "a");
+    EXPECT_EQ(q.get(after)->payload, "b");
+}
+
+TEST_F(SendTest, PayloadsAreArbitraryBytes) {
+    Queue q = queue();
+    std::string all_bytes;
+    for (int c = 0; c < 256; ++c) all_bytes.push_back(static_cast<char>(c));
+    const std::vector<std::string> payloads = {"", std::string("a\0b\0", 4),
+                                               "\xff\xfe\xc3\x28 not utf-8 \xed\xa0\x80", all_bytes,
+                                               std::string(100'000, '\0')};
+    std::vector<std::string> ids;
+    for (const auto& p : payloads) ids.push_back(q.send(p).id);
+    for (std::size_t i = 0; i < payloads.size(); ++i) {
+        const auto info = q.get(ids[i]);
+        ASSERT_TRUE(info);
+        EXPECT_EQ(info->payload, payloads[i]) << "payload " << i;
+    }
+    const FetchResult f = q.fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), payloads.size());
+    for (std::size_t i = 0; i < payloads.size(); ++i) {
+        EXPECT_EQ(f.deliveries[i].id(), ids[i]);
+        EXPECT_EQ(f.deliveries[i].payload(), payloads[i]) << "payload " << i;
+    }
+}
+
+TEST_F(SendTest, PayloadUpToTheDefaultLimitIsAccepted) {
+    Queue q = queue();
+    EXPECT_EQ(q.options().max_payload_bytes, 1024u * 1024u);
+    const std::string payload(1024 * 1024, 'p');
+    const SendResult r = q.send(payload);
+    EXPECT_EQ(q.get(r.id)->payload.size(), payload.size());
+}
+
+TEST_F(SendTest, PayloadOverTheDefaultLimitIsRejectedAndNothingWritten) {
+    Queue q = queue();
+    EXPECT_THROW(q.send(std::string(1024 * 1024 + 1, 'p')), InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(SendTest, PayloadLimitIsConfigurable) {
+    Queue q = queue("q", {.max_payload_bytes = 10});
+    EXPECT_NO_THROW(q.send("0123456789"));
+    EXPECT_THROW(q.send("0123456789a"), InvalidArgument);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+}
+
+TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueOption) {
+    Queue q = queue("q", {.default_max_attempts = 3});
+    const SendResult a = q.send("a");
+    const SendResult b = q.send("b", {.max_attempts = 7});
+    EXPECT_EQ(q.get(a.id)->max_attempts, 3);
+    EXPECT_EQ(q.get(b.id)->max_attempts, 7);
+    const FetchResult f = q.fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    EXPECT_EQ(f.deliveries[0].max_attempts(), 3);
+    EXPECT_EQ(f.deliveries[1].max_attempts(), 7);
+    EXPECT_EQ(f.deliveries[0].attempt(), 1);
+}
+
+TEST_F(SendTest, ExpiryIsRecorded) {
+    Queue q = queue();
+    const std::int64_t before = server().time_ms();
+    const SendResult r = q.send("x", {.delay = 1s, .expire_after = 10s});
+    const std::int64_t after = server().time_ms();
+    const auto info = q.get(r.id);
+    ASSERT_TRUE(info);
+    ASSERT_TRUE(info->expire_at);
+    EXPECT_GE(ms(*info->expire_at), before + 10'000);
+    EXPECT_LE(ms(*info->expire_at), after + 10'000);
+    EXPECT_FALSE(q.get(q.send("y").id)->expire_at);
+}
+
+TEST_F(SendTest, BatchStoresEveryMessageInOrder) {
+    Queue q = queue();
+    const std::int64_t before = server().time_ms();
+    std::vector<Message> batch = {
+        {"one", {}},
+        {"two", {.delay = 1h}},
+        {"three", {.id = "third"}},
+        {"four", {.delay = 2h, .max_attempts = 2}},
+    };
+    const std::vector<SendResult> results = q.send_batch(batch);
+    ASSERT_EQ(results.size(), 4u);
+    EXPECT_EQ(results[2].id, "third");
+    for (const auto& r : results) EXPECT_FALSE(r.duplicate);
+    EXPECT_GE(ms(results[1].due), before + 3'600'000);
+    EXPECT_EQ(ms(results[3].due) - ms(results[1].due), 3'600'000);
+    EXPECT_EQ(q.get(results[3].id)->max_attempts, 2);
+    const QueueStats s = q.stats();
+    EXPECT_EQ(s.ready, 2u);
+    EXPECT_EQ(s.scheduled, 2u);
+    EXPECT_EQ(s.totals.sent, 4u);
+}
+
+TEST_F(SendTest, BatchReportsDuplicatesInsideTheBatch) {
+    Queue q = queue();
+    q.send("old", {.id = "a"});
+    std::vector<Message> batch = {{"x", {.id = "a"}}, {"y", {.id = "b"}}, {"z", {.id = "b"}}};
+    const std::vector<SendResult> r = q.send_batch(batch);
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_TRUE(r[0].duplicate);
+    EXPECT_FALSE(r[1].duplicate);
+    EXPECT_TRUE(r[2].duplicate);
+    EXPECT_EQ(q.get("a")->payload, "old");
+    EXPECT_EQ(q.get("b")->payload, "y");
+    EXPECT_EQ(q.stats().totals.sent, 2u);
+}
+
+TEST_F(SendTest, BatchOfUpToAThousandIsStoredWhole) {
+    Queue q = queue();
+    std::vector<Message> batch(1000, Message{"m", {.delay = 1h}});
+    const std::vector<SendResult> r = q.send_batch(batch);
+    EXPECT_EQ(r.size(), 1000u);
+    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1000);
+}
+
+TEST_F(SendTest, EmptyBatchSendsNothingAndOversizedBatchIsRefused) {
+    Queue q = queue();
+    EXPECT_TRUE(q.send_batch({}).empty());
+    std::vector<Message> batch(1001, Message{"m", {}});
+    EXPECT_THROW(q.send_batch(batch), InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(SendTest, BatchWithOneBadMessageWritesNothing) {
+    Queue q = queue("q", {.max_payload_bytes = 4});
+    std::vector<Message> batch = {{"ok", {}}, {"too long", {}}, {"ok", {}}};
+    EXPECT_THROW(q.send_batch(batch), InvalidArgument);
+    std::vector<Message> bad_id = {{"ok", {}}, {"ok", {.id = "a{b}"}}};
+    EXPECT_THROW(q.send_batch(bad_id), InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(SendTest, MessagesDueInTheSameMillisecondLeaveInSendOrder) {
+    Queue q = queue();
+    const std::int64_t at_ms = server().time_ms() - 1000;
+    const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at_ms));
+    // Caller ids in reverse alphabetical order, so an order by id would be visible.
+    std::vector<std::string> sent;
+    for (int i = 0; i < 20; ++i) {
+        const std::string id = std::string(1, static_cast<char>('z' - i)) + "-single";
+        q.send("s", {.at = at, .id = id});
+        sent.push_back(id);
+    }
+    std::vector<Message> batch;
+    for (int i = 0; i < 20; ++i) {
+        const std::string id = std::string(1, static_cast<char>('z' - i)) + "-batch";
+        batch.push_back({"b", {.at = at, .id = id}});
+        sent.push_back(id);
+    }
+    q.send_batch(batch);
+    for (int i = 0; i < 10; ++i) sent.push_back(q.send("g", {.at = at}).id);
+
+    std::vector<std::string> got;
+    for (int round = 0; round < 10 && got.size() < sent.size(); ++round) {
+        for (const auto& d : q.fetch(7, 30s).deliveries) {
+            EXPECT_EQ(ms(d.due()), at_ms);
+            got.push_back(d.id());
+        }
+    }
+    EXPECT_EQ(got, sent);
+}
+
+TEST_F(SendTest, QueuesAreIndependent) {
+    Queue a = queue("alpha");
+    Queue b = queue("beta");
+    a.send("for a", {.id = "same"});
+    EXPECT_FALSE(b.send("for b", {.id = "same"}).duplicate);
+    const Delivery d = fetch_one(b);
+    EXPECT_EQ(d.payload(), "for b");
+    EXPECT_EQ(d.queue(), "beta");
+    EXPECT_EQ(a.get("same")->payload, "for a");
+    EXPECT_EQ(a.name(), "alpha");
+}
+
+}  // namespace
+}  // namespace delayq::test

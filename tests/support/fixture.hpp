@@ -1,0 +1,96 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "delayq/delayq.hpp"
+#include "support/redis_server.hpp"
+
+namespace delayq::test {
+
+using namespace std::chrono_literals;
+
+// Generous: these deadlines only bound a wait for an event that must happen; a slow machine
+// never makes a correct library fail.
+inline constexpr std::chrono::milliseconds kEventDeadline = 20s;
+
+inline std::int64_t ms(TimePoint t) { return t.time_since_epoch().count(); }
+inline std::int64_t ms(std::optional<TimePoint> t) { return t ? ms(*t) : -1; }
+
+inline TimePoint from_ms(std::int64_t unix_ms) {
+    return TimePoint(std::chrono::milliseconds(unix_ms));
+}
+
+// Polls `done` until it holds or the deadline passes; returns its last value.
+template <class Pred>
+bool eventually(Pred done, std::chrono::milliseconds deadline = kEventDeadline) {
+    const auto end = std::chrono::steady_clock::now() + deadline;
+    while (std::chrono::steady_clock::now() < end) {
+        if (done()) return true;
+        std::this_thread::sleep_for(5ms);
+    }
+    return done();
+}
+
+// Each test gets its own redis-server, a client on it and a queue named "q".
+class RedisTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        server_ = std::make_unique<RedisServer>(server_options());
+        client_.emplace(server_->url());
+    }
+
+    virtual RedisServerOptions server_options() const { return {}; }
+
+    Client& client() { return *client_; }
+    RedisServer& server() { return *server_; }
+
+    Queue queue(const std::string& name = "q", QueueOptions options = {}) {
+        return client_->queue(name, options);
+    }
+
+    // Every key of the queue, sorted.
+    std::vector<std::string> queue_keys(const std::string& name = "q") const {
+        return server_->keys("dq:{" + name + "}:*");
+    }
+
+    // What must be left once every message of the queue is gone.
+    static std::vector<std::string> empty_queue_keys(const std::string& name = "q") {
+        return {queue_key(name, "seq"), queue_key(name, "stats")};
+    }
+
+    // Blocks until the Redis clock has passed `t`.
+    void wait_for_server_time_after(TimePoint t) const {
+        ASSERT_TRUE(eventually([&] { return server_->time_ms() > ms(t); }));
+    }
+
+    // Fetches until at least one message is delivered.
+    FetchResult fetch_some(Queue& q, std::size_t max_count, Duration visibility) {
+        FetchResult last;
+        eventually([&] {
+            last = q.fetch(max_count, visibility);
+            return !last.deliveries.empty();
+        });
+        return last;
+    }
+
+    Delivery fetch_one(Queue& q, Duration visibility = 30s) {
+        FetchResult r = fetch_some(q, 1, visibility);
+        if (r.deliveries.size() != 1) {
+            throw std::runtime_error("no delivery within the deadline");
+        }
+        return r.deliveries.front();
+    }
+
+    std::unique_ptr<RedisServer> server_;
+    std::optional<Client> client_;
+};
+
+}  // namespace delayq::test

@@ -1,0 +1,314 @@
+#include "support/redis_server.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace delayq::test {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+struct ContextDeleter {
+    void operator()(redisContext* ctx) const { redisFree(ctx); }
+};
+using Context = std::unique_ptr<redisContext, ContextDeleter>;
+
+struct ReplyDeleter {
+    void operator()(redisReply* reply) const { freeReplyObject(reply); }
+};
+using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
+
+RawReply convert(const redisReply& reply) {
+    RawReply out;
+    switch (reply.type) {
+        case REDIS_REPLY_INTEGER:
+            out.kind = RawReply::Kind::kInteger;
+            out.integer = reply.integer;
+            break;
+        case REDIS_REPLY_NIL:
+            out.kind = RawReply::Kind::kNil;
+            break;
+        case REDIS_REPLY_STATUS:
+            out.kind = RawReply::Kind::kStatus;
+            break;
+        case REDIS_REPLY_ERROR:
+            out.kind = RawReply::Kind::kError;
+            break;
+        case REDIS_REPLY_ARRAY:
+            out.kind = RawReply::Kind::kArray;
+            for (std::size_t i = 0; i < reply.elements; ++i) {
+                out.elements.push_back(convert(*reply.element[i]));
+            }
+            break;
+        default:
+            out.kind = RawReply::Kind::kString;
+            break;
+    }
+    if (reply.str != nullptr) out.str.assign(reply.str, reply.len);
+    return out;
+}
+
+Context connect_tcp(int port, std::chrono::milliseconds timeout) {
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+    Context ctx(redisConnectWithTimeout("127.0.0.1", port, tv));
+    if (!ctx || ctx->err != 0) return nullptr;
+    redisSetTimeout(ctx.get(), tv);
+    return ctx;
+}
+
+RawReply run(redisContext* ctx, const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lens;
+    for (const auto& a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    ReplyPtr reply(static_cast<redisReply*>(
+        redisCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data())));
+    if (!reply) throw std::runtime_error("redis command failed: " + std::string(ctx->errstr));
+    return convert(*reply);
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) throw std::runtime_error("socket() failed");
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = 0;
+    socklen_t len = sizeof(addr);
+    // sockaddr_in and sockaddr are layout-compatible by POSIX contract; the casts are the API.
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        ::close(fd);
+        throw std::runtime_error("bind() to a loopback port failed");
+    }
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+std::string queue_key(std::string_view queue, std::string_view part) {
+    std::string key = "dq:{";
+    key += queue;
+    key += "}:";
+    key += part;
+    return key;
+}
+
+RedisServer::RedisServer(RedisServerOptions options) : options_(std::move(options)) {
+    std::string templ = (std::filesystem::temp_directory_path() / "delayq-test-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = templ;
+    // A port can be taken between free_port() and the server's bind: then draw another.
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        port_ = free_port();
+        if (port_ == 6379) continue;
+        if (try_start()) return;
+    }
+    const std::string log = read_file(dir_ / "redis.log") + read_file(dir_ / "stdout.log");
+    std::filesystem::remove_all(dir_);
+    throw std::runtime_error("redis-server did not start: " + log);
+}
+
+RedisServer::~RedisServer() {
+    if (pid_ > 0) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+}
+
+bool RedisServer::try_start() {
+    std::vector<std::string> args = {"redis-server",
+                                     "--port",
+                                     std::to_string(port_),
+                                     "--bind",
+                                     "127.0.0.1",
+                                     "--save",
+                                     "",
+                                     "--appendonly",
+                                     options_.appendonly ? "yes" : "no",
+                                     "--dir",
+                                     dir_.string(),
+                                     "--logfile",
+                                     (dir_ / "redis.log").string(),
+                                     "--daemonize",
+                                     "no",
+                                     "--enable-debug-command",
+                                     "local"};
+    if (options_.unix_socket) {
+        args.insert(args.end(), {"--unixsocket", unix_socket_path(), "--unixsocketperm", "700"});
+    }
+    if (!options_.password.empty()) {
+        args.insert(args.end(), {"--requirepass", options_.password});
+    }
+    args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
+
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    const std::string out_path = (dir_ / "stdout.log").string();
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    const int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot run redis-server (is it on PATH?)");
+    pid_ = pid;
+
+    const auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+            pid_ = -1;
+            return false;
+        }
+        if (answers_ping()) return true;
+        std::this_thread::sleep_for(5ms);
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    return false;
+}
+
+bool RedisServer::answers_ping() const {
+    Context ctx = connect_tcp(port_, 200ms);
+    if (!ctx) return false;
+    try {
+        if (!options_.password.empty()) {
+            if (run(ctx.get(), {"AUTH", options_.password}).is_error()) return false;
+        }
+        const RawReply pong = run(ctx.get(), {"PING"});
+        return pong.kind == RawReply::Kind::kStatus && pong.str == "PONG";
+    } catch (const std::runtime_error&) {
+        return false;
+    }
+}
+
+void RedisServer::stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + 15s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
+            pid_ = -1;
+            return;
+        }
+        std::this_thread::sleep_for(5ms);
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+}
+
+void RedisServer::start() {
+    if (pid_ > 0) return;
+    // The port was released by our own server a moment ago; retry in case the kernel lags.
+    for (int attempt = 0; attempt < 20; ++attempt) {
+        if (try_start()) return;
+        std::this_thread::sleep_for(50ms);
+    }
+    throw std::runtime_error("redis-server did not restart on port " + std::to_string(port_) +
+                             ": " + read_file(dir_ / "redis.log"));
+}
+
+void RedisServer::restart() {
+    stop();
+    start();
+}
+
+void RedisServer::freeze() {
+    if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServer::thaw() {
+    if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
+std::string RedisServer::url(int db) const {
+    std::string out = "redis://127.0.0.1:" + std::to_string(port_);
+    if (db >= 0) out += "/" + std::to_string(db);
+    return out;
+}
+
+std::string RedisServer::unix_socket_path() const { return (dir_ / "redis.sock").string(); }
+
+RawReply RedisServer::command(const std::vector<std::string>& args, int db) const {
+    Context ctx = connect_tcp(port_, 5s);
+    if (!ctx) throw std::runtime_error("cannot connect to redis on port " + std::to_string(port_));
+    if (!options_.password.empty()) {
+        const RawReply auth = run(ctx.get(), {"AUTH", options_.password});
+        if (auth.is_error()) throw std::runtime_error("AUTH failed: " + auth.str);
+    }
+    if (db != 0) {
+        const RawReply sel = run(ctx.get(), {"SELECT", std::to_string(db)});
+        if (sel.is_error()) throw std::runtime_error("SELECT failed: " + sel.str);
+    }
+    return run(ctx.get(), args);
+}
+
+long long RedisServer::integer(const std::vector<std::string>& args, int db) const {
+    const RawReply reply = command(args, db);
+    if (reply.kind != RawReply::Kind::kInteger) {
+        throw std::runtime_error("expected an integer reply to " + args.front() + ": " + reply.str);
+    }
+    return reply.integer;
+}
+
+std::vector<std::string> RedisServer::keys(const std::string& pattern, int db) const {
+    const RawReply reply = command({"KEYS", pattern}, db);
+    std::vector<std::string> out;
+    for (const auto& e : reply.elements) out.push_back(e.str);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+long long RedisServer::dbsize(int db) const { return integer({"DBSIZE"}, db); }
+
+long long RedisServer::zcard(const std::string& key) const { return integer({"ZCARD", key}); }
+
+long long RedisServer::hlen(const std::string& key) const { return integer({"HLEN", key}); }
+
+std::int64_t RedisServer::time_ms() const {
+    const RawReply reply = command({"TIME"});
+    if (reply.elements.size() != 2) throw std::runtime_error("unexpected TIME reply");
+    return std::stoll(reply.elements[0].str) * 1000 + std::stoll(reply.elements[1].str) / 1000;
+}
+
+}  // namespace delayq::test

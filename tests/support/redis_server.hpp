@@ -1,0 +1,85 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace delayq::test {
+
+// A reply of the raw command helper, flattened just enough for assertions.
+struct RawReply {
+    enum class Kind { kNil, kInteger, kString, kStatus, kError, kArray };
+    Kind kind = Kind::kNil;
+    long long integer = 0;
+    std::string str;
+    std::vector<RawReply> elements;
+
+    bool is_error() const { return kind == Kind::kError; }
+};
+
+struct RedisServerOptions {
+    std::vector<std::string> extra_args{};
+    bool unix_socket = false;
+    std::string password{};   // requirepass; the raw helper authenticates with it
+    bool appendonly = false;  // so that data survives restart()
+};
+
+// A real redis-server on a free loopback port with a fresh data directory, for one test.
+// The destructor kills it and removes the directory.
+class RedisServer {
+  public:
+    explicit RedisServer(RedisServerOptions options = {});
+    ~RedisServer();
+    RedisServer(const RedisServer&) = delete;
+    RedisServer& operator=(const RedisServer&) = delete;
+
+    // Graceful shutdown (SIGTERM), so an append-only file is flushed.
+    void stop();
+    // Starts again on the same port and directory.
+    void start();
+    void restart();
+    // SIGSTOP / SIGCONT: the server keeps its sockets but answers nothing.
+    void freeze();
+    void thaw();
+    bool running() const { return pid_ > 0; }
+
+    int port() const { return port_; }
+    // redis://127.0.0.1:<port>, plus /<db> when db >= 0.
+    std::string url(int db = -1) const;
+    // Only with RedisServerOptions::unix_socket.
+    std::string unix_socket_path() const;
+    const std::filesystem::path& dir() const { return dir_; }
+
+    // One command on a fresh connection (so it works across restarts), in database db.
+    // Throws std::runtime_error when the server cannot be reached.
+    RawReply command(const std::vector<std::string>& args, int db = 0) const;
+    long long integer(const std::vector<std::string>& args, int db = 0) const;
+    // Sorted.
+    std::vector<std::string> keys(const std::string& pattern, int db = 0) const;
+    long long dbsize(int db = 0) const;
+    long long zcard(const std::string& key) const;
+    long long hlen(const std::string& key) const;
+    // The server's clock (TIME) in unix milliseconds.
+    std::int64_t time_ms() const;
+
+  private:
+    bool try_start();
+    bool answers_ping() const;
+
+    RedisServerOptions options_;
+    std::filesystem::path dir_;
+    int port_ = 0;
+    pid_t pid_ = -1;
+};
+
+// A loopback TCP port that nothing listens on right now.
+int free_port();
+
+// The name of one of a queue's keys, e.g. queue_key("q", "msg") == "dq:{q}:msg".
+std::string queue_key(std::string_view queue, std::string_view part);
+
+}  // namespace delayq::test
