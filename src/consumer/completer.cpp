@@ -49,7 +49,8 @@ void report_dead_letter(ConsumerShared& s, const Completion& c, const NackResult
     s.counters.dead_lettered.fetch_add(1, std::memory_order_relaxed);
     if (!s.options.on_dead_letter) return;
     try {
-        s.options.on_dead_letter(DeadLetterEvent{s.core->name(), c.lease.id, r.dead_reason, r.attempts});
+        s.options.on_dead_letter(
+            DeadLetterEvent{s.core->name(), c.lease.id, r.dead_reason, r.attempts});
     } catch (...) {
         log().error("queue {}: on_dead_letter hook threw", s.core->name());
     }

@@ -63,8 +63,8 @@ struct ConsumerShared {
     std::condition_variable completer_cv;   // a completion queued, stop
     std::condition_variable lifecycle_cv;   // handlers finished, stop phases, back-off sleeps
 
-    std::deque<Delivery> buffered;                        // leased, no handler started yet
-    std::size_t running = 0;                              // handlers running
+    std::deque<Delivery> buffered;                    // leased, no handler started yet
+    std::size_t running = 0;                          // handlers running
     std::unordered_map<std::string, HeldLease> held;  // id -> every lease held
     std::deque<Completion> completions;
 

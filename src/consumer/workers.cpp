@@ -31,8 +31,8 @@ void Worker::run() {
             if (auto* nack = std::get_if<Nack>(&outcome)) {
                 c.kind = Completion::Kind::kNack;
                 // A delay out of range must not become a request Redis refuses forever.
-                c.delay = std::clamp(nack->delay.value_or(backoff()), Duration(0),
-                                     Duration(kMaxTimeMs));
+                c.delay =
+                    std::clamp(nack->delay.value_or(backoff()), Duration(0), Duration(kMaxTimeMs));
                 c.error = std::move(nack->error);
             } else if (auto* reject = std::get_if<Reject>(&outcome)) {
                 c.kind = Completion::Kind::kReject;
