@@ -42,9 +42,9 @@ const std::string& Queue::name() const { return core_->name(); }
 const QueueOptions& Queue::options() const { return core_->options(); }
 
 SendResult Queue::send(std::string_view payload, const SendOptions& options) {
-    detail::MessageRef ref{payload, &options};
-    auto conn = core_->client().pool().acquire();
-    return core_->send(*conn, std::span(&ref, 1)).front();
+    detail::validate_payload(payload, core_->options().max_payload_bytes);
+    detail::validate_send(options);
+    return core_->coalescer().send(payload, options);
 }
 
 std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {

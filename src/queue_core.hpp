@@ -14,6 +14,7 @@
 #include "keys.hpp"
 #include "redis/connection.hpp"
 #include "scripts.hpp"
+#include "send_coalescer.hpp"
 
 namespace delayq::detail {
 
@@ -36,6 +37,7 @@ class QueueCore {
     QueueCore(std::shared_ptr<ClientCore> client, std::string name, QueueOptions options);
 
     const std::string& name() const { return name_; }
+    SendCoalescer& coalescer() { return coalescer_; }
     const QueueOptions& options() const { return options_; }
     ClientCore& client() { return *client_; }
 
@@ -64,6 +66,7 @@ class QueueCore {
     std::string name_;
     QueueOptions options_;
     QueueKeys keys_;
+    SendCoalescer coalescer_{*this};
 };
 
 }  // namespace delayq::detail
