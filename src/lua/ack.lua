@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 -- ack: deletes handled messages and every trace of them. A stale token (the lease was lost and
--- the message moved on) changes nothing. allow-oom: it only frees memory.
+-- the message moved on) changes nothing: its lease is no longer in the inflight set, so the
+-- ZREM that proves the lease is the whole check. allow-oom: it only frees memory.
 -- KEYS: the queue's keys, see lib.lua.
 -- ARGV: pairs of id, token (decimal) for each message.
 -- Returns: one integer per pair: 1 acked, 0 lease lost or message gone.
@@ -8,11 +9,8 @@ if #ARGV == 0 or #ARGV % 2 ~= 0 then return bad_argument() end
 local out, acked = {}, 0
 for i = 1, #ARGV, 2 do
     local id, token = ARGV[i], tonumber(ARGV[i + 1])
-    local rec = redis.call('HGET', K.msg, id)
-    local m = rec and decode(rec)
-    if m and token and m.token ~= 0 and m.token == token then
+    if token and redis.call('ZREM', K.inflight, lease_of(token, id)) == 1 then
         redis.call('HDEL', K.msg, id)
-        redis.call('ZREM', K.inflight, member_of(id, m))
         redis.call('HDEL', K.err, id)
         acked = acked + 1
         out[#out + 1] = 1

@@ -8,11 +8,9 @@ local id = ARGV[1]
 if id == nil then return bad_argument() end
 local rec = redis.call('HGET', K.msg, id)
 if not rec then return 'not_found' end
-local member = member_of(id, decode(rec))
-if redis.call('ZREM', K.pending, member) == 0 then
-    if redis.call('ZSCORE', K.inflight, member) then return 'in_flight' end
-    return 'dead'
-end
+local m = decode(rec)
+if m.token ~= 0 then return 'in_flight' end
+if redis.call('ZREM', K.pending, member_of(id, m)) == 0 then return 'dead' end
 redis.call('HDEL', K.msg, id)
 redis.call('HDEL', K.err, id)
 redis.call('HINCRBY', K.stats, 'cancelled', 1)

@@ -10,10 +10,9 @@ local deadline = now + visibility
 local out = {}
 for i = 2, #ARGV, 2 do
     local id, token = ARGV[i], tonumber(ARGV[i + 1])
-    local rec = redis.call('HGET', K.msg, id)
-    local m = rec and decode(rec)
-    if m and token and m.token ~= 0 and m.token == token then
-        redis.call('ZADD', K.inflight, 'XX', str(deadline), member_of(id, m))
+    local lease = token and lease_of(token, id)
+    if lease and redis.call('ZSCORE', K.inflight, lease) then
+        redis.call('ZADD', K.inflight, 'XX', str(deadline), lease)
         out[#out + 1] = deadline
     else
         out[#out + 1] = 0

@@ -28,12 +28,15 @@ if lease_head and lease_head <= now then
     lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', 0, SWEEP)
     redis.call('ZREM', K.inflight, unpack(lapsed))
     local retried = 0
-    for _, member in ipairs(lapsed) do
-        local id = id_of(member)
-        local m = record_of(member, redis.call('HGET', K.msg, id))
-        if not m then
+    for _, lease in ipairs(lapsed) do
+        local id = lease_id(lease)
+        local rec = redis.call('HGET', K.msg, id)
+        local m = rec and decode(rec)
+        -- A lease whose record is gone or has moved on (data loss) is an orphan.
+        if not m or m.token == 0 or lease_of(m.token, id) ~= lease then
             redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
         else
+            local member = member_of(id, m)
             local why = 'visibility timeout expired on attempt ' .. m.attempts
             if m.expire > 0 and m.expire <= now then
                 bury(id, m, member, now, 'expired', why, events)
@@ -84,7 +87,7 @@ if #due > 0 then
             hset[#hset + 1] = id
             hset[#hset + 1] = encode(m)
             zadd[#zadd + 1] = deadline
-            zadd[#zadd + 1] = members[i]
+            zadd[#zadd + 1] = lease_of(m.token, id)
             local d = #deliveries
             deliveries[d + 1] = id
             deliveries[d + 2] = m.token

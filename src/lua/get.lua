@@ -12,13 +12,17 @@ if not rec then return {} end
 local m = decode(rec)
 local member = member_of(id, m)
 local now = clock()
-local state, score = 'dead', redis.call('ZSCORE', K.pending, member)
-if score then
-    state = 'scheduled'
-    if tonumber(score) <= now then state = 'ready' end
+local state, score
+if m.token ~= 0 then
+    state, score = 'in_flight', redis.call('ZSCORE', K.inflight, lease_of(m.token, id))
 else
-    score = redis.call('ZSCORE', K.inflight, member)
-    if score then state = 'in_flight' else score = redis.call('ZSCORE', K.dead, member) end
+    score = redis.call('ZSCORE', K.pending, member)
+    if score then
+        state = 'scheduled'
+        if tonumber(score) <= now then state = 'ready' end
+    else
+        state, score = 'dead', redis.call('ZSCORE', K.dead, member)
+    end
 end
 return {state, tonumber(score or 0), m.attempts, m.max, m.expire, m.due, m.reason,
         redis.call('HGET', K.err, id) or '', m.payload}

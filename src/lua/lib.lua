@@ -3,7 +3,9 @@
 -- Every script gets the same KEYS, all of one queue and all with the queue's hash tag:
 --   KEYS[1] msg      hash   id -> record (cmsgpack, see encode below)
 --   KEYS[2] pending  zset   member -> due time (unix ms, Redis clock); due <= now means ready
---   KEYS[3] inflight zset   member -> lease deadline (unix ms)
+--   KEYS[3] inflight zset   lease -> lease deadline (unix ms); a lease is the delivery's token as
+--                           a sequence key followed by the id, so it exists exactly while that
+--                           delivery holds the message: ack is one ZREM, with no record to read
 --   KEYS[4] dead     zset   member -> time it was dead-lettered (unix ms)
 --   KEYS[5] err      hash   id -> last error text (only for messages that failed at least once)
 --   KEYS[6] stats    hash   counter name -> total
@@ -50,6 +52,15 @@ local function take_seq(count, now_us)
         redis.call('SET', K.seq, str(last))
     end
     return last - count + 1
+end
+
+-- The lease of a delivery: its token as a sequence key, then the id.
+local function lease_of(token, id)
+    return seq_key(token) .. id
+end
+
+local function lease_id(lease)
+    return lease:sub(SEQ_LEN + 1)
 end
 
 local function id_of(member)

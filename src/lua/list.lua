@@ -24,6 +24,7 @@ local page = redis.call('ZRANGEBYSCORE', set, lo, hi, 'WITHSCORES', 'LIMIT', off
 local items = {}
 for i = 1, #page, 2 do
     local id = id_of(page[i])
+    if set == K.inflight then id = lease_id(page[i]) end
     local rec = redis.call('HGET', K.msg, id)
     if rec then
         local m = decode(rec)

@@ -12,13 +12,15 @@ if token == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_
     or dead_max_age == nil then
     return bad_argument()
 end
+if redis.call('ZREM', K.inflight, lease_of(token, id)) == 0 then return {'lost', 0} end
 local rec = redis.call('HGET', K.msg, id)
-local m = rec and decode(rec)
-if not m or m.token == 0 or m.token ~= token then return {'lost', 0} end
-
+if not rec then
+    redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+    return {'lost', 0}
+end
+local m = decode(rec)
 local now = clock()
 local member = member_of(id, m)
-redis.call('ZREM', K.inflight, member)
 local reason = nil
 if mode == 'dead' then
     reason = 'rejected'

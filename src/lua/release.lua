@@ -10,14 +10,14 @@ local head = head_due()
 local out, earliest, released = {}, nil, 0
 for i = 1, #ARGV, 2 do
     local id, token = ARGV[i], tonumber(ARGV[i + 1])
-    local rec = redis.call('HGET', K.msg, id)
-    local m = rec and decode(rec)
-    if m and token and m.token ~= 0 and m.token == token then
+    local rec = token and redis.call('ZREM', K.inflight, lease_of(token, id)) == 1 and
+                    redis.call('HGET', K.msg, id)
+    if rec then
+        local m = decode(rec)
         local member = member_of(id, m)
         m.token = 0
         m.attempts = m.attempts - 1
         redis.call('HSET', K.msg, id, encode(m))
-        redis.call('ZREM', K.inflight, member)
         redis.call('ZADD', K.pending, str(m.due), member)
         if earliest == nil or m.due < earliest then earliest = m.due end
         released = released + 1

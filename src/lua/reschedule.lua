@@ -19,10 +19,8 @@ local rec = redis.call('HGET', K.msg, id)
 if not rec then return {'not_found', 0} end
 local m = decode(rec)
 local member = member_of(id, m)
-if not redis.call('ZSCORE', K.pending, member) then
-    if redis.call('ZSCORE', K.inflight, member) then return {'in_flight', 0} end
-    return {'dead', 0}
-end
+if m.token ~= 0 then return {'in_flight', 0} end
+if not redis.call('ZSCORE', K.pending, member) then return {'dead', 0} end
 if m.expire > 0 and due > m.expire then due = m.expire end
 local head = head_due()
 m.due = due
