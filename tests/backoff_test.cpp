@@ -18,6 +18,13 @@ Backoff no_jitter() {
     return b;
 }
 
+// Checks low <= d <= high: delays are rounded to milliseconds, so the tests bound them rather
+// than compare them.
+void expect_between(Duration d, Duration low, Duration high) {
+    EXPECT_GE(d, low);
+    EXPECT_LE(d, high);
+}
+
 TEST(BackoffTest, GrowsGeometricallyFromInitial) {
     const Backoff b = no_jitter();
     EXPECT_EQ(b.delay_for(1, 0.5), 100ms);
@@ -56,15 +63,9 @@ TEST(BackoffTest, JitterSpreadsAroundTheBase) {
     b.initial = 1s;
     b.jitter = 0.2;
     // 1 ms of slack everywhere: the result is rounded to milliseconds.
-    const auto low = b.delay_for(1, 0.0);
-    EXPECT_GE(low, 799ms);
-    EXPECT_LE(low, 801ms);
-    const auto mid = b.delay_for(1, 0.5);
-    EXPECT_GE(mid, 999ms);
-    EXPECT_LE(mid, 1001ms);
-    const auto high = b.delay_for(1, 0.999999);
-    EXPECT_GE(high, 1198ms);
-    EXPECT_LE(high, 1200ms);
+    expect_between(b.delay_for(1, 0.0), 799ms, 801ms);
+    expect_between(b.delay_for(1, 0.5), 999ms, 1001ms);
+    expect_between(b.delay_for(1, 0.999999), 1198ms, 1200ms);
 }
 
 TEST(BackoffTest, JitterIsMonotonicInTheRandomInput) {
@@ -85,18 +86,14 @@ TEST(BackoffTest, JitterAppliesAfterTheCap) {
     Backoff b = no_jitter();
     b.max = 10s;
     b.jitter = 0.2;
-    const Duration d = b.delay_for(40, 0.0);
-    EXPECT_GE(d, 7999ms);
-    EXPECT_LE(d, 8001ms);
+    expect_between(b.delay_for(40, 0.0), 7999ms, 8001ms);
 }
 
 TEST(BackoffTest, DefaultsAreOneSecondDoubling) {
     const Backoff b;
     EXPECT_EQ(b.initial, 1s);
     EXPECT_EQ(b.max, 1h);
-    const Duration d = b.delay_for(3, 0.5);
-    EXPECT_GE(d, 3999ms);
-    EXPECT_LE(d, 4001ms);
+    expect_between(b.delay_for(3, 0.5), 3999ms, 4001ms);
 }
 
 }  // namespace

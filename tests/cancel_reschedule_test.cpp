@@ -43,8 +43,7 @@ TEST_F(CancelRescheduleTest, CancelUnknownId) {
 
 TEST_F(CancelRescheduleTest, CancelInFlightReportsAndChangesNothing) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x");
     const auto before = q.get(s.id);
     EXPECT_EQ(q.cancel(s.id), CancelResult::kInFlight);
     const auto after = q.get(s.id);
@@ -131,8 +130,7 @@ TEST_F(CancelRescheduleTest, RescheduleUnknownInFlightAndDeadReportAndChangeNoth
     Queue q = queue();
     EXPECT_EQ(q.reschedule("nope", 1s).status, RescheduleStatus::kNotFound);
 
-    const SendResult flying = q.send("f");
-    const Delivery d = fetch_one(q);
+    const auto [flying, d] = send_and_fetch(q, "f");
     const auto lease = q.get(flying.id)->lease_deadline;
     EXPECT_EQ(q.reschedule(flying.id, 1h).status, RescheduleStatus::kInFlight);
     EXPECT_EQ(q.reschedule_at(flying.id, std::chrono::system_clock::now()).status,

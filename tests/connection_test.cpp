@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "support/fixture.hpp"
+#include "support/handlers.hpp"
 #include "support/recorder.hpp"
 
 namespace delayq::test {
@@ -46,6 +47,31 @@ std::string lower(std::string text) {
     return text;
 }
 
+// Retries after a Redis error quickly, so that a consumer is back soon after a restart.
+ConsumerOptions quick_retry() {
+    ConsumerOptions o;
+    o.backoff.initial = 10ms;
+    return o;
+}
+
+// Creates an ACL user with `password` that may use every key, channel and command, then applies
+// the `extra` rules (such as "-@dangerous").
+RawReply add_acl_user(const RedisServer& server, const std::string& user,
+                      const std::string& password, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"ACL", "SETUSER", user, "on", ">" + password};
+    args.insert(args.end(), {"~*", "&*", "+@all"});
+    args.insert(args.end(), extra.begin(), extra.end());
+    return server.command(args);
+}
+
+// Checks that a client on `url` gets through: it answers a ping, and its send lands in queue "q".
+void expect_usable(const std::string& url, const RedisServer& server) {
+    Client c(url);
+    EXPECT_NO_THROW(c.ping());
+    c.queue("q").send("x");
+    EXPECT_EQ(server.zcard(queue_key("q", "pending")), 1);
+}
+
 // The keys of queue "q" holding one scheduled message, sorted.
 std::vector<std::string> queue_keys_after_one_send() {
     return {queue_key("q", "msg"), queue_key("q", "pending"), queue_key("q", "seq"),
@@ -64,10 +90,7 @@ TEST_F(ConnectionTest, TcpUrlWithDatabase) {
 }
 
 TEST_F(ConnectionTest, LocalhostUrlWithoutDatabase) {
-    Client c("redis://localhost:" + std::to_string(server().port()));
-    EXPECT_NO_THROW(c.ping());
-    c.queue("q").send("x");
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+    expect_usable("redis://localhost:" + std::to_string(server().port()), server());
 }
 
 TEST_F(ConnectionTest, UnreachableServerIsAConnectionError) {
@@ -101,10 +124,7 @@ TEST_F(ConnectionTest, ScriptFlushIsRecoveredFrom) {
 TEST_F(ConnectionTest, ConsumerSurvivesScriptFlush) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, [&](const Delivery& d) -> Outcome {
-        seen.add(record_of(d));
-        return Ack{};
-    });
+    Consumer c(q, recording(seen));
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
@@ -161,15 +181,7 @@ TEST_F(ConnectionTest, ProducerGetsAnErrorNotAHangWhileRedisIsDown) {
 TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
     Queue q = client().queue("q");
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o;
-    o.backoff.initial = 10ms;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), quick_retry());
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
@@ -191,10 +203,7 @@ class PersistentConnectionTest : public RedisTest {
 TEST_F(PersistentConnectionTest, SleepingConsumerDeliversAMessageDueAfterARestart) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, [&](const Delivery& d) -> Outcome {
-        seen.add(record_of(d));
-        return Ack{};
-    });
+    Consumer c(q, recording(seen));
     c.start();
     const SendResult s = q.send("x", {.delay = 1500ms});
     server().restart();
@@ -211,16 +220,7 @@ TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
     const SendResult s = q.send("x");
     Collector<DeliveryRecord> seen;
     Latch finish;
-    ConsumerOptions o;
-    o.backoff.initial = 10ms;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            finish.wait(30s);
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen, ack_once_open(finish)), quick_retry());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     server().restart();  // the lease survives in the append-only file
@@ -271,12 +271,7 @@ class PasswordTest : public RedisTest {
     std::string base() const { return "127.0.0.1:" + std::to_string(server_->port()); }
 };
 
-TEST_F(PasswordTest, PasswordInTheUrl) {
-    Client c("redis://:s3cret@" + base());
-    EXPECT_NO_THROW(c.ping());
-    c.queue("q").send("x");
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
-}
+TEST_F(PasswordTest, PasswordInTheUrl) { expect_usable("redis://:s3cret@" + base(), server()); }
 
 TEST_F(PasswordTest, DefaultUserAndPassword) {
     Client c("redis://default:s3cret@" + base() + "/1");
@@ -285,24 +280,13 @@ TEST_F(PasswordTest, DefaultUserAndPassword) {
 }
 
 TEST_F(PasswordTest, AclUser) {
-    ASSERT_FALSE(server()
-                     .command({"ACL", "SETUSER", "alice", "on", ">wonderland", "~*", "&*", "+@all"})
-                     .is_error());
-    Client c("redis://alice:wonderland@" + base());
-    EXPECT_NO_THROW(c.ping());
-    c.queue("q").send("x");
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+    ASSERT_FALSE(add_acl_user(server(), "alice", "wonderland").is_error());
+    expect_usable("redis://alice:wonderland@" + base(), server());
 }
 
 TEST_F(PasswordTest, CredentialsArePercentDecoded) {
-    ASSERT_FALSE(
-        server()
-            .command({"ACL", "SETUSER", "bob@example", "on", ">p@ss:w/rd%", "~*", "&*", "+@all"})
-            .is_error());
-    Client c("redis://bob%40example:p%40ss%3Aw%2Frd%25@" + base());
-    EXPECT_NO_THROW(c.ping());
-    c.queue("q").send("x");
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
+    ASSERT_FALSE(add_acl_user(server(), "bob@example", "p@ss:w/rd%").is_error());
+    expect_usable("redis://bob%40example:p%40ss%3Aw%2Frd%25@" + base(), server());
 }
 
 TEST_F(PasswordTest, MissingOrWrongPasswordIsAnError) {
@@ -350,10 +334,7 @@ TEST_F(EvictingServerTest, StrictClientRefusesIt) {
 TEST_F(EvictingServerTest, StrictClientRefusesWhenItCannotReadThePolicy) {
     // A user who may use queues but not run admin commands (INFO, CONFIG): the strict client
     // cannot verify the policy, so it must not assume it is safe.
-    ASSERT_FALSE(
-        server()
-            .command({"ACL", "SETUSER", "app", "on", ">pw", "~*", "&*", "+@all", "-@dangerous"})
-            .is_error());
+    ASSERT_FALSE(add_acl_user(server(), "app", "pw", {"-@dangerous"}).is_error());
     const std::string url = "redis://app:pw@127.0.0.1:" + std::to_string(server().port());
     Client lenient(url);
     EXPECT_NO_THROW(lenient.queue("q").send("x"));
@@ -365,7 +346,7 @@ TEST_F(EvictingServerTest, StrictClientRefusesWhenItCannotReadThePolicy) {
 
 TEST_F(EvictingServerTest, StrictConsumerStopsWithAConfigurationError) {
     Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
-    Consumer consumer(c.queue("q"), [](const Delivery&) -> Outcome { return Ack{}; });
+    Consumer consumer(c.queue("q"), ack_all);
     Latch done;
     std::string outcome = "none";
     std::thread runner([&] {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "support/fixture.hpp"
+#include "support/handlers.hpp"
 #include "support/recorder.hpp"
 
 namespace delayq::test {
@@ -26,6 +27,37 @@ ConsumerOptions fast_options() {
     return o;
 }
 
+// fast_options() without the idle check, the safety net that polls an idle queue: only a
+// wake-up signal or the aim at the next due time can make the consumer fetch.
+ConsumerOptions without_idle_polling() {
+    ConsumerOptions o = fast_options();
+    o.idle_check = 1h;
+    return o;
+}
+
+// fast_options() whose dead-letter hook collects every event in `dead`.
+ConsumerOptions reporting_dead_letters_to(Collector<DeadLetterEvent>& dead) {
+    ConsumerOptions o = fast_options();
+    o.on_dead_letter = [&dead](const DeadLetterEvent& e) { dead.add(e); };
+    return o;
+}
+
+// Nacks the first attempt with `nack` and acks the retry.
+Handler nack_first_attempt(Nack nack) {
+    return [nack](const Delivery& d) -> Outcome {
+        if (d.attempt() == 1) return nack;
+        return Ack{};
+    };
+}
+
+// Sends a message due in an hour, which it returns, and one due now: a consumer that has handled
+// the one due now sleeps until the other is due.
+SendResult send_later_and_now(Queue& q) {
+    const SendResult later = q.send("far", {.delay = 1h});
+    q.send("now");
+    return later;
+}
+
 TEST_F(ConsumerTest, HandlesEveryMessageOnce) {
     Queue q = queue();
     std::vector<Message> batch;
@@ -36,13 +68,7 @@ TEST_F(ConsumerTest, HandlesEveryMessageOnce) {
     ConsumerOptions o = fast_options();
     o.concurrency = 4;
     o.max_batch = 16;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(200));
     c.stop();
@@ -68,13 +94,7 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
     Queue q = queue();
     q.send("x");
     Collector<DeliveryRecord> seen;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        fast_options());
+    Consumer c(q, recording(seen), fast_options());
     std::atomic<bool> returned{false};
     std::thread runner([&] {
         c.run();
@@ -91,15 +111,8 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
 TEST_F(ConsumerTest, WakesForSendsWithoutPolling) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.idle_check = 1h;  // no safety net: only the wake-up signal can help
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    // No safety net: only the wake-up signal can help.
+    Consumer c(q, recording(seen), without_idle_polling());
     c.start();
     q.send("first");
     ASSERT_TRUE(seen.wait_for(1));
@@ -116,18 +129,9 @@ TEST_F(ConsumerTest, WakesForSendsWithoutPolling) {
 
 TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
     Queue q = queue();
-    const SendResult far = q.send("far", {.delay = 1h});
-    q.send("now");
+    const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.idle_check = 1h;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     // Sleeping until `far` is due: an earlier message must cut that short.
@@ -141,18 +145,9 @@ TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
 
 TEST_F(ConsumerTest, WakesWhenAMessageIsRescheduledEarlier) {
     Queue q = queue();
-    const SendResult far = q.send("far", {.delay = 1h});
-    q.send("now");
+    const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.idle_check = 1h;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const RescheduleResult r = q.reschedule(far.id, 100ms);
@@ -166,15 +161,8 @@ TEST_F(ConsumerTest, SleepsUntilTheNextDueMessage) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 700ms});
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.idle_check = 1h;  // it must aim at the due time, not poll
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    // It must aim at the due time, not poll.
+    Consumer c(q, recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     EXPECT_EQ(seen.items()[0].id, s.id);
@@ -187,16 +175,14 @@ TEST_F(ConsumerTest, HandlerExceptionIsANackWithItsMessage) {
     Collector<DeliveryRecord> seen;
     Collector<DeadLetterEvent> dead;
     Collector<std::string> errors_seen_by_handler;
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
     Consumer c(
         q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            if (d.attempt() > 1) errors_seen_by_handler.add(q.get(d.id())->last_error);
-            throw std::runtime_error("boom on attempt " + std::to_string(d.attempt()));
-        },
-        o);
+        recording(seen,
+                  [&](const Delivery& d) -> Outcome {
+                      if (d.attempt() > 1) errors_seen_by_handler.add(q.get(d.id())->last_error);
+                      throw std::runtime_error("boom on attempt " + std::to_string(d.attempt()));
+                  }),
+        reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     c.stop();
@@ -224,14 +210,13 @@ TEST_F(ConsumerTest, ExceptionOfAnyTypeIsANack) {
     Queue q = queue();
     const SendResult s = q.send("x", {.max_attempts = 3});
     Collector<DeliveryRecord> seen;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            if (d.attempt() == 1) throw 42;
-            return Ack{};
-        },
-        fast_options());
+    Consumer c(q,
+               recording(seen,
+                         [](const Delivery& d) -> Outcome {
+                             if (d.attempt() == 1) throw 42;
+                             return Ack{};
+                         }),
+               fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
     ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
@@ -246,14 +231,8 @@ TEST_F(ConsumerTest, NackOutcomeWithDelayRetriesNoEarlier) {
     Queue q = queue();
     q.send("x");
     Collector<DeliveryRecord> seen;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            if (d.attempt() == 1) return Nack{.delay = 400ms, .error = "not yet"};
-            return Ack{};
-        },
-        fast_options());
+    Consumer c(q, recording(seen, nack_first_attempt(Nack{.delay = 400ms, .error = "not yet"})),
+               fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
     const auto r = seen.items();
@@ -269,13 +248,7 @@ TEST_F(ConsumerTest, NackWithoutDelayUsesTheConsumersBackoff) {
     ConsumerOptions o;
     o.backoff = Backoff{.initial = 500ms, .max = 1h, .multiplier = 2.0, .jitter = 0.0};
     Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            if (d.attempt() == 1) return Nack{.delay = std::nullopt, .error = "backoff"};
-            return Ack{};
-        },
-        o);
+        q, recording(seen, nack_first_attempt(Nack{.delay = std::nullopt, .error = "backoff"})), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
     const auto r = seen.items();
@@ -287,10 +260,9 @@ TEST_F(ConsumerTest, RejectDeadLettersAndCallsTheHook) {
     Queue q = queue();
     const SendResult s = q.send("x", {.max_attempts = 10});
     Collector<DeadLetterEvent> dead;
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
     Consumer c(
-        q, [&](const Delivery&) -> Outcome { return Reject{.error = "poison"}; }, o);
+        q, [](const Delivery&) -> Outcome { return Reject{.error = "poison"}; },
+        reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     const DeadLetterEvent e = dead.items()[0];
@@ -332,15 +304,7 @@ TEST_F(ConsumerTest, HookSeesExpiriesFoundByTheConsumer) {
     wait_for_server_time_after(s.due + 200ms);
     Collector<DeadLetterEvent> dead;
     Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     EXPECT_EQ(dead.items()[0].id, s.id);
@@ -350,14 +314,10 @@ TEST_F(ConsumerTest, HookSeesExpiriesFoundByTheConsumer) {
 
 TEST_F(ConsumerTest, LapsedLeaseFoundByTheConsumerCallsTheHook) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 1});
     // A crashed consumer: leased and never answered.
-    const Delivery lost = fetch_one(q, 300ms);
+    const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 1}, 300ms);
     Collector<DeadLetterEvent> dead;
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&](const DeadLetterEvent& e) { dead.add(e); };
-    Consumer c(
-        q, [&](const Delivery&) -> Outcome { return Ack{}; }, o);
+    Consumer c(q, ack_all, reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     EXPECT_EQ(dead.items()[0].id, s.id);
@@ -367,16 +327,9 @@ TEST_F(ConsumerTest, LapsedLeaseFoundByTheConsumerCallsTheHook) {
 
 TEST_F(ConsumerTest, LapsedLeaseOfACrashedConsumerIsRedelivered) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 3});
-    const Delivery lost = fetch_one(q, 300ms);
+    const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 3}, 300ms);
     Collector<DeliveryRecord> seen;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        fast_options());
+    Consumer c(q, recording(seen), fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const DeliveryRecord r = seen.items()[0];
@@ -394,14 +347,7 @@ TEST_F(ConsumerTest, ExtendsTheLeaseWhileTheHandlerRuns) {
     o.concurrency = 2;  // a free slot that would pick the message up again if the lease lapsed
     // Extended every third of this; short, yet with room for a loaded machine's scheduling.
     o.visibility_timeout = 500ms;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            finish.wait(30s);
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen, ack_once_open(finish)), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const DeliveryRecord first = seen.items()[0];
@@ -425,22 +371,20 @@ TEST_F(ConsumerTest, ExtendsTheLeaseWhileTheHandlerRuns) {
 
 TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
     Queue q = queue();
-    std::vector<Message> batch(4, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 4);
     Collector<DeliveryRecord> seen;
     Latch finish;
     ConsumerOptions o = fast_options();
     o.concurrency = 1;
     o.prefetch = 3;
     o.visibility_timeout = 500ms;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            if (seen.size() == 1) finish.wait(30s);
-            return Ack{};
-        },
-        o);
+    Consumer c(q,
+               recording(seen,
+                         [&](const Delivery&) -> Outcome {
+                             if (seen.size() == 1) finish.wait(30s);
+                             return Ack{};
+                         }),
+               o);
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     ASSERT_TRUE(eventually([&] { return q.stats().in_flight == 4; }));
@@ -459,23 +403,21 @@ TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
     // races with the consumer's own ack or nack must not count as a lost lease.
     constexpr int kCount = 300;
     Queue q = queue();
-    std::vector<Message> batch(kCount, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, kCount);
     Collector<DeliveryRecord> started;
     Latch finish;
     ConsumerOptions o = fast_options();
     o.concurrency = kCount;
     o.visibility_timeout = 45ms;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            started.add(record_of(d));
-            finish.wait(30s);
-            if (d.attempt() == 1 && d.id().back() % 4 != 0)
-                return Nack{.delay = 1h, .error = "later"};
-            return Ack{};
-        },
-        o);
+    Consumer c(q,
+               recording(started,
+                         [&](const Delivery& d) -> Outcome {
+                             finish.wait(30s);
+                             if (d.attempt() == 1 && d.id().back() % 4 != 0)
+                                 return Nack{.delay = 1h, .error = "later"};
+                             return Ack{};
+                         }),
+               o);
     c.start();
     ASSERT_TRUE(started.wait_for(kCount));
     finish.open();
@@ -501,14 +443,7 @@ TEST_F(ConsumerTest, ShutdownTimeoutBoundsTheWaitForAStuckHandler) {
     ConsumerOptions o = fast_options();
     o.visibility_timeout = 300ms;
     o.shutdown_timeout = 200ms;
-    auto c = std::make_unique<Consumer>(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            finish.wait(30s);
-            return Ack{};
-        },
-        o);
+    auto c = std::make_unique<Consumer>(q, recording(seen, ack_once_open(finish)), o);
     c->start();
     ASSERT_TRUE(seen.wait_for(1));
     Latch stopped;
@@ -545,13 +480,7 @@ TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
     Collector<DeliveryRecord> seen;
     ConsumerOptions o = fast_options();
     o.stop_on_signals = true;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
+    Consumer c(q, recording(seen), o);
     Latch returned;
     std::thread runner([&] {
         c.run();
@@ -572,8 +501,7 @@ TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
 
 TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
     Queue q = queue();
-    std::vector<Message> batch(12, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 12);
     std::mutex mutex;
     std::condition_variable cv;
     int active = 0;
@@ -606,22 +534,14 @@ TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
 
 TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinish) {
     Queue q = queue();
-    std::vector<Message> batch(10, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 10);
     Collector<DeliveryRecord> started;
     Latch finish;
     ConsumerOptions o = fast_options();
     o.concurrency = 1;
     o.prefetch = 5;
     o.max_batch = 10;
-    auto consumer = std::make_unique<Consumer>(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            started.add(record_of(d));
-            finish.wait(30s);
-            return Ack{};
-        },
-        o);
+    auto consumer = std::make_unique<Consumer>(q, recording(started, ack_once_open(finish)), o);
     consumer->start();
     ASSERT_TRUE(started.wait_for(1));
     // Beyond the running handler, the consumer holds `prefetch` more leases.
@@ -653,19 +573,12 @@ TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinis
 
 TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
     Queue q = queue();
-    std::vector<Message> batch(5, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 5);
     Collector<DeliveryRecord> seen;
     {
         ConsumerOptions o = fast_options();
         o.prefetch = 10;
-        Consumer c(
-            q,
-            [&](const Delivery& d) -> Outcome {
-                seen.add(record_of(d));
-                return Ack{};
-            },
-            o);
+        Consumer c(q, recording(seen), o);
         c.start();
         ASSERT_TRUE(seen.wait_for(1));
     }
@@ -679,8 +592,7 @@ TEST_F(ConsumerTest, ConsumerThatNeverStartedIsHarmless) {
     Queue q = queue();
     q.send("x");
     {
-        Consumer c(
-            q, [](const Delivery&) -> Outcome { return Ack{}; }, fast_options());
+        Consumer c(q, ack_all, fast_options());
         EXPECT_EQ(c.stats().fetched, 0u);
     }
     EXPECT_EQ(q.stats().ready, 1u);

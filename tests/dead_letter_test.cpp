@@ -13,8 +13,8 @@ class DeadLetterTest : public RedisTest {
     std::vector<std::string> reject_new(Queue& q, int count, const std::string& error = "bad") {
         std::vector<std::string> ids;
         for (int i = 0; i < count; ++i) {
-            const SendResult s = q.send("payload " + std::to_string(i), {.max_attempts = 5});
-            const Delivery d = fetch_one(q);
+            const auto [s, d] =
+                send_and_fetch(q, "payload " + std::to_string(i), {.max_attempts = 5});
             EXPECT_EQ(d.id(), s.id);
             EXPECT_EQ(q.reject(d, Reject{.error = error}).status, NackStatus::kDeadLettered);
             ids.push_back(s.id);
@@ -69,8 +69,7 @@ TEST_F(DeadLetterTest, ListShowsReasonLastErrorAndAttempts) {
 
 TEST_F(DeadLetterTest, RequeueOneGivesFreshAttemptsAndNoExpiry) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 2, .expire_after = 1h});
-    const Delivery d1 = fetch_one(q);
+    const auto [s, d1] = send_and_fetch(q, "x", {.max_attempts = 2, .expire_after = 1h});
     q.nack(d1, Nack{.delay = 0ms, .error = "e1"});
     const Delivery d2 = fetch_one(q);
     ASSERT_EQ(q.nack(d2, Nack{.delay = 0ms, .error = "e2"}).status, NackStatus::kDeadLettered);

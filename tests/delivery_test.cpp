@@ -15,6 +15,16 @@ Delivery with_token(const Delivery& d, std::uint64_t token) {
                     d.delivered_at());
 }
 
+// Answers `d`, whose lease is not the current one, in every way there is: each answer must be
+// refused as a lost lease.
+void expect_every_answer_refused(Queue& q, const Delivery& d, const std::string& error) {
+    EXPECT_EQ(q.ack(d), AckResult::kLeaseLost);
+    EXPECT_EQ(q.nack(d, Nack{.delay = 0ms, .error = error}).status, NackStatus::kLeaseLost);
+    EXPECT_EQ(q.reject(d, Reject{.error = error}).status, NackStatus::kLeaseLost);
+    EXPECT_FALSE(q.extend(d, 1h));
+    EXPECT_FALSE(q.release(d));
+}
+
 TEST_F(DeliveryTest, EmptyQueueFetchesNothingAndIsIdle) {
     Queue q = queue();
     const std::int64_t before = server().time_ms();
@@ -54,8 +64,7 @@ TEST_F(DeliveryTest, DeliveryCarriesTheMessageAndALease) {
 
 TEST_F(DeliveryTest, BatchFetchHonoursMaxCount) {
     Queue q = queue();
-    std::vector<Message> batch(10, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 10);
     const FetchResult first = q.fetch(4, 30s);
     EXPECT_EQ(first.deliveries.size(), 4u);
     // A full batch means more may be waiting: call again at once.
@@ -92,8 +101,7 @@ TEST_F(DeliveryTest, NextPointsAtTheEarliestDueOrLeaseDeadline) {
 
 TEST_F(DeliveryTest, AckDeletesEveryTrace) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.expire_after = 1h});
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x", {.expire_after = 1h});
     EXPECT_EQ(q.ack(d), AckResult::kAcked);
     EXPECT_FALSE(q.get(s.id));
     EXPECT_EQ(queue_keys(), empty_queue_keys());
@@ -115,16 +123,11 @@ TEST_F(DeliveryTest, SecondAckReportsLeaseLost) {
 
 TEST_F(DeliveryTest, WrongTokenChangesNothing) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x");
     const auto before = q.get(s.id);
     ASSERT_TRUE(before);
     const Delivery forged = with_token(d, d.token() + 1);
-    EXPECT_EQ(q.ack(forged), AckResult::kLeaseLost);
-    EXPECT_EQ(q.nack(forged, Nack{.delay = 0ms, .error = "forged"}).status, NackStatus::kLeaseLost);
-    EXPECT_EQ(q.reject(forged, Reject{.error = "forged"}).status, NackStatus::kLeaseLost);
-    EXPECT_FALSE(q.extend(forged, 1h));
-    EXPECT_FALSE(q.release(forged));
+    expect_every_answer_refused(q, forged, "forged");
     const auto after = q.get(s.id);
     ASSERT_TRUE(after);
     EXPECT_EQ(after->state, State::kInFlight);
@@ -136,8 +139,7 @@ TEST_F(DeliveryTest, WrongTokenChangesNothing) {
 
 TEST_F(DeliveryTest, LapsedLeaseIsRedeliveredWithTheNextAttempt) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery first = fetch_one(q, 300ms);
+    const auto [s, first] = send_and_fetch(q, "x", {}, 300ms);
     EXPECT_EQ(first.attempt(), 1);
     // Nothing else can have it while the lease holds.
     const FetchResult during = q.fetch(10, 300ms);
@@ -161,17 +163,12 @@ TEST_F(DeliveryTest, LapsedLeaseIsRedeliveredWithTheNextAttempt) {
 
 TEST_F(DeliveryTest, StaleLeaseCannotAckNackExtendOrRelease) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery stale = fetch_one(q, 300ms);
+    const auto [s, stale] = send_and_fetch(q, "x", {}, 300ms);
     const Delivery fresh = fetch_one(q, 30s);
     ASSERT_EQ(fresh.attempt(), 2);
     const auto before = q.get(s.id);
 
-    EXPECT_EQ(q.ack(stale), AckResult::kLeaseLost);
-    EXPECT_EQ(q.nack(stale, Nack{.delay = 0ms, .error = "stale"}).status, NackStatus::kLeaseLost);
-    EXPECT_EQ(q.reject(stale, Reject{.error = "stale"}).status, NackStatus::kLeaseLost);
-    EXPECT_FALSE(q.extend(stale, 1h));
-    EXPECT_FALSE(q.release(stale));
+    expect_every_answer_refused(q, stale, "stale");
 
     const auto after = q.get(s.id);
     ASSERT_TRUE(after);
@@ -185,8 +182,7 @@ TEST_F(DeliveryTest, StaleLeaseCannotAckNackExtendOrRelease) {
 
 TEST_F(DeliveryTest, LapsedLeaseOnTheLastAttemptDeadLetters) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 1});
-    const Delivery d = fetch_one(q, 300ms);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 1}, 300ms);
     FetchResult f;
     ASSERT_TRUE(eventually([&] {
         f = q.fetch(10, 30s);
@@ -207,8 +203,7 @@ TEST_F(DeliveryTest, LapsedLeaseOnTheLastAttemptDeadLetters) {
 
 TEST_F(DeliveryTest, NackWithDelayRetriesLater) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x");
     const std::int64_t before = server().time_ms();
     const NackResult n = q.nack(d, Nack{.delay = 500ms, .error = "try again"});
     const std::int64_t after = server().time_ms();
@@ -235,8 +230,7 @@ TEST_F(DeliveryTest, NackWithDelayRetriesLater) {
 
 TEST_F(DeliveryTest, NackWithoutDelayRetries) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x");
     const NackResult n = q.nack(d, Nack{.error = "default delay"});
     ASSERT_EQ(n.status, NackStatus::kRetrying);
     // Some backoff applies: not an immediate retry.
@@ -246,8 +240,7 @@ TEST_F(DeliveryTest, NackWithoutDelayRetries) {
 
 TEST_F(DeliveryTest, NackOnTheLastAttemptDeadLetters) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 2});
-    const Delivery d1 = fetch_one(q);
+    const auto [s, d1] = send_and_fetch(q, "x", {.max_attempts = 2});
     EXPECT_EQ(q.nack(d1, Nack{.delay = 0ms, .error = "first"}).status, NackStatus::kRetrying);
     const Delivery d2 = fetch_one(q);
     EXPECT_EQ(d2.attempt(), 2);
@@ -266,8 +259,7 @@ TEST_F(DeliveryTest, NackOnTheLastAttemptDeadLetters) {
 
 TEST_F(DeliveryTest, RejectDeadLettersAtOnce) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 10});
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 10});
     const NackResult n = q.reject(d, Reject{.error = "poison"});
     EXPECT_EQ(n.status, NackStatus::kDeadLettered);
     EXPECT_EQ(n.dead_reason, "rejected");
@@ -281,8 +273,7 @@ TEST_F(DeliveryTest, RejectDeadLettersAtOnce) {
 
 TEST_F(DeliveryTest, ExtendRenewsTheLease) {
     Queue q = queue();
-    const SendResult s = q.send("x");
-    const Delivery d = fetch_one(q, 300ms);
+    const auto [s, d] = send_and_fetch(q, "x", {}, 300ms);
     const std::int64_t before = server().time_ms();
     const auto deadline = q.extend(d, 60s);
     ASSERT_TRUE(deadline);
@@ -301,8 +292,7 @@ TEST_F(DeliveryTest, ExtendRenewsTheLease) {
 TEST_F(DeliveryTest, ReleaseHandsBackWithoutCountingTheAttempt) {
     Queue q = queue();
     // One attempt only: a release must not use it up.
-    const SendResult s = q.send("x", {.max_attempts = 1});
-    const Delivery d = fetch_one(q);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 1});
     EXPECT_TRUE(q.release(d));
     const auto info = q.get(s.id);
     ASSERT_TRUE(info);
@@ -335,8 +325,7 @@ TEST_F(DeliveryTest, ReleasedMessageKeepsItsPlaceInLine) {
 
 TEST_F(DeliveryTest, IndexEntriesWithoutARecordAreDroppedAndCounted) {
     Queue q = queue();
-    std::vector<Message> batch(3, Message{"m", {}});
-    q.send_batch(batch);
+    send_many(q, 3);
     // Data loss inside Redis (a partial restore, a stray DEL): the records are gone.
     ASSERT_EQ(server().integer({"DEL", queue_key("q", "msg")}), 1);
     const FetchResult f = q.fetch(10, 30s);
@@ -374,8 +363,7 @@ TEST_F(DeliveryTest, UnfetchedMessagePastItsExpiryIsDeadLettered) {
 TEST_F(DeliveryTest, InFlightMessagePastItsExpiryIsDeadLetteredWhenItsLeaseLapses) {
     Queue q = queue();
     // Long enough that the fetch below surely comes before the expiry, even on a loaded machine.
-    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1000ms});
-    const Delivery d = fetch_one(q, 1500ms);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 5, .expire_after = 1000ms}, 1500ms);
     FetchResult f;
     ASSERT_TRUE(eventually([&] {
         f = q.fetch(10, 30s);
@@ -390,8 +378,7 @@ TEST_F(DeliveryTest, InFlightMessagePastItsExpiryIsDeadLetteredWhenItsLeaseLapse
 
 TEST_F(DeliveryTest, NackPastTheExpiryDeadLetters) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1000ms});
-    const Delivery d = fetch_one(q, 30s);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 5, .expire_after = 1000ms}, 30s);
     wait_for_server_time_after(s.due + 1000ms);
     const NackResult n = q.nack(d, Nack{.delay = 0ms, .error = "slow"});
     EXPECT_EQ(n.status, NackStatus::kDeadLettered);
@@ -401,8 +388,7 @@ TEST_F(DeliveryTest, NackPastTheExpiryDeadLetters) {
 
 TEST_F(DeliveryTest, RetryIsNotScheduledPastTheExpiry) {
     Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 5, .expire_after = 1h});
-    const Delivery d = fetch_one(q, 30s);
+    const auto [s, d] = send_and_fetch(q, "x", {.max_attempts = 5, .expire_after = 1h}, 30s);
     const auto info = q.get(s.id);
     ASSERT_TRUE(info && info->expire_at);
     const NackResult n = q.nack(d, Nack{.delay = 2h, .error = "later"});

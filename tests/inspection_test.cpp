@@ -118,8 +118,7 @@ TEST_F(InspectionTest, GetReportsEachState) {
     EXPECT_FALSE(info->dead_at);
     EXPECT_EQ(info->last_error, "");
 
-    const SendResult flying = q.send("f");
-    const Delivery d = fetch_one(q, 10s);
+    const auto [flying, d] = send_and_fetch(q, "f", {}, 10s);
     info = q.get(flying.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kInFlight);

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "delayq/delayq.hpp"
@@ -38,6 +41,20 @@ bool eventually(Pred done, std::chrono::milliseconds deadline = kEventDeadline) 
     }
     return done();
 }
+
+// Sends `count` messages with the same payload, due now, in one batch: for tests that need a
+// backlog and do not care which message is which.
+inline std::vector<SendResult> send_many(Queue& q, std::size_t count,
+                                         const std::string& payload = "m") {
+    const std::vector<Message> batch(count, Message{payload, {}});
+    return q.send_batch(batch);
+}
+
+// A message as sent, and the delivery that leased it.
+struct SentAndLeased {
+    SendResult sent;
+    Delivery delivery;
+};
 
 // Each test gets its own redis-server, a client on it and a queue named "q".
 class RedisTest : public ::testing::Test {
@@ -87,6 +104,14 @@ class RedisTest : public ::testing::Test {
             throw std::runtime_error("no delivery within the deadline");
         }
         return r.deliveries.front();
+    }
+
+    // Sends one message and leases it: where most tests of a delivery's answers start. Only
+    // meant for a queue with nothing else to deliver, or the lease may be another message's.
+    SentAndLeased send_and_fetch(Queue& q, const std::string& payload,
+                                 const SendOptions& options = {}, Duration visibility = 30s) {
+        SendResult sent = q.send(payload, options);
+        return {std::move(sent), fetch_one(q, visibility)};
     }
 
     std::unique_ptr<RedisServer> server_;
