@@ -1,0 +1,83 @@
+// mode backlog: enqueue and e2e throughput with 0, 1M and 10M messages pending in the far future
+// in the same queue (--sizes). Each run sends n messages in batches and n one per call, all due
+// at one instant (each send measured), then a c64 consumer drains them (measured as e2e).
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "modes.hpp"
+
+namespace delayq::bench {
+
+void run_backlog(Context& ctx) {
+    const Settings& s = ctx.settings();
+    std::vector<std::size_t> sizes = s.sizes;
+    if (sizes.empty()) {
+        sizes = ctx.quick() ? std::vector<std::size_t>{0, 5'000}
+                            : std::vector<std::size_t>{0, 1'000'000, 10'000'000};
+    }
+    std::sort(sizes.begin(), sizes.end());
+    const std::size_t n = ctx.n_or(200'000, 1'000);
+    ConsumerConfig cfg{64, 1000, 1000};
+    if (s.max_batch > 0) {
+        cfg = {64, s.prefetch, s.max_batch};
+    } else if (ctx.best_max_batch > 0) {
+        cfg = {64, ctx.best_prefetch, ctx.best_max_batch};
+    }
+    warm_up(ctx);
+    const std::string queue = ctx.fresh_queue("backlog");
+    const SendOptions far{.delay = std::chrono::hours(24 * 365)};
+    std::size_t loaded = 0;
+    std::map<std::string, double> empty_rate;  // variant -> msgs_per_s at the smallest size
+    std::ostringstream data;
+    data << "# backlog enqueue_batch enqueue_single e2e_c64 (msgs/s)\n";
+    for (std::size_t size : sizes) {
+        if (size > loaded) {
+            note("backlog: loading " + std::to_string(size - loaded) + " far-future messages");
+            Window load(ctx.probe());
+            double wall = send_batches(
+                ctx.url(), queue, size - loaded, 1000, s.batch_producers, far,
+                [&] { load.start(); }, [&] { load.stop(); });
+            note("backlog: loaded at " +
+                 std::to_string(static_cast<long long>(static_cast<double>(size - loaded) / wall)) +
+                 " msgs/s, used_memory +" + std::to_string(load.memory_delta() / (1 << 20)) +
+                 " MiB");
+            loaded = size;
+        }
+        std::map<std::string, std::vector<Json>> runs;
+        for (int r = 0; r < s.runs; ++r) {
+            note("backlog " + std::to_string(size) + " run " + std::to_string(r + 1));
+            const double estimate =
+                static_cast<double>(n) / ctx.batch_rate + static_cast<double>(n) / ctx.single_rate;
+            Json batch, single;
+            Json e2e = measure_e2e(ctx, queue, 2 * n, cfg, estimate, [&](TimePoint at) {
+                const SendOptions due{.at = at};
+                batch = measure_enqueue(ctx, queue, n, s.batch_producers, s.batch, due, false);
+                single = measure_enqueue(ctx, queue, n, s.producers, 0, due, false);
+            });
+            runs["enqueue_batch"].push_back(batch);
+            runs["enqueue_single"].push_back(single);
+            runs["e2e_c64"].push_back(e2e);
+        }
+        data << size;
+        for (const char* variant : {"enqueue_batch", "enqueue_single", "e2e_c64"}) {
+            Json line{{"mode", "backlog"}, {"variant", variant}, {"backlog", size}};
+            line.update(median_of_runs(runs[variant], "msgs_per_s"));
+            const double rate = line["msgs_per_s"].get<double>();
+            if (!empty_rate.contains(variant)) empty_rate[variant] = rate;
+            line["ratio_vs_smallest"] = rate / empty_rate[variant];
+            if (size > 0 && sizes.front() == 0) {
+                apply_targets(line, {{"ratio_vs_smallest", true, 0.8}});
+            }
+            data << ' ' << rate;
+            emit(line);
+        }
+        data << '\n';
+    }
+    write_data(ctx, "backlog.dat", data.str(), false);
+    note("backlog: dropping the queue");
+    ctx.probe().drop_queue(queue);
+}
+
+}  // namespace delayq::bench

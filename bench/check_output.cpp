@@ -1,0 +1,167 @@
+// The bench smoke test: runs delayq-bench with the given arguments and checks that it exits 0,
+// that every line on its stdout is a JSON object with "mode" and "variant", that every mode and
+// variant is there, and that each line has its mode's fields (with sane values).
+// usage: delayq-bench-check /path/to/delayq-bench --quick
+
+#include <stdio.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using Json = nlohmann::json;
+
+// mode -> fields every line of it must have ("a.b" looks inside objects).
+const std::map<std::string, std::vector<std::string>> kFields = {
+    {"env", {"nproc", "cpu_model", "redis_version"}},
+    {"enqueue",
+     {"n", "msgs_per_s", "redis_cpu_us_per_msg", "redis_cmds_per_msg", "redis_mem_bytes_per_msg",
+      "targets_met"}},
+    {"e2e",
+     {"n", "msgs_per_s", "first_due_to_first_delivery_ms", "redis_cpu_us_per_msg",
+      "redis_cmds_per_msg", "prefetch", "max_batch", "complete", "targets_met"}},
+    {"latency",
+     {"lateness_ms.p50", "lateness_ms.p90", "lateness_ms.p99", "lateness_ms.max",
+      "local_lateness_ms.p50", "local_lateness_ms.p99", "local_lateness_ms.max", "early_count",
+      "complete", "targets_met"}},
+    {"memory", {"n", "bytes_per_msg", "targets_met"}},
+    {"backlog", {"backlog", "msgs_per_s", "redis_cpu_us_per_msg"}},
+    {"idle", {"consumers", "cmds_per_s", "cmds_per_s_per_consumer", "targets_met"}},
+    {"profile", {"n", "msgs_per_s", "redis_cpu_us_per_msg", "redis_cmds_per_msg"}},
+};
+
+// Every (mode, variant) a full run prints.
+const std::set<std::pair<std::string, std::string>> kExpected = {
+    {"env", "machine"},
+    {"enqueue", "single"},
+    {"enqueue", "batch"},
+    {"e2e", "c1"},
+    {"e2e", "c64"},
+    {"latency", "quiet"},
+    {"latency", "busy"},
+    {"memory", "pending_16b"},
+    {"backlog", "enqueue_batch"},
+    {"backlog", "enqueue_single"},
+    {"backlog", "e2e_c64"},
+    {"idle", "empty"},
+    {"profile", "send_1"},
+    {"profile", "fetch_1000"},
+    {"profile", "ack_1"},
+};
+
+const Json* lookup(const Json& j, const std::string& path) {
+    const Json* cur = &j;
+    std::size_t pos = 0;
+    while (pos <= path.size()) {
+        auto dot = path.find('.', pos);
+        if (dot == std::string::npos) dot = path.size();
+        const std::string key = path.substr(pos, dot - pos);
+        if (!cur->is_object() || !cur->contains(key)) return nullptr;
+        cur = &(*cur)[key];
+        pos = dot + 1;
+    }
+    return cur;
+}
+
+// Joins pieces into one string.
+std::string cat(std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (auto p : parts) out.append(p);
+    return out;
+}
+
+std::string quote(const std::string& arg) {
+    std::string out = "'";
+    for (char c : arg) {
+        if (c == '\'') {
+            out += "'\\''";
+        } else {
+            out += c;
+        }
+    }
+    return out + "'";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::cerr << "usage: delayq-bench-check /path/to/delayq-bench [args...]\n";
+        return 2;
+    }
+    std::string command;
+    for (int i = 1; i < argc; ++i) command += quote(argv[i]) + " ";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+        std::cerr << "cannot run " << command << "\n";
+        return 2;
+    }
+    std::string out;
+    char buf[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buf, 1, sizeof(buf), pipe)) > 0) out.append(buf, got);
+    const int status = ::pclose(pipe);
+
+    int passed = 0, failed = 0;
+    auto check = [&](bool ok, const std::string& what) {
+        if (ok) {
+            ++passed;
+        } else {
+            ++failed;
+            std::cerr << "FAILED: " << what << "\n";
+        }
+    };
+    check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "delayq-bench exits with status 0");
+
+    std::set<std::pair<std::string, std::string>> seen;
+    std::size_t start = 0, line_no = 0;
+    while (start < out.size()) {
+        std::size_t end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+        const std::string line = out.substr(start, end - start);
+        start = end + 1;
+        ++line_no;
+        if (line.empty()) continue;
+        const std::string where = "line " + std::to_string(line_no);
+        Json j = Json::parse(line, nullptr, false);
+        check(!j.is_discarded() && j.is_object(), cat({where, " is a JSON object: ", line}));
+        if (j.is_discarded() || !j.is_object()) continue;
+        const bool named = j.contains("mode") && j["mode"].is_string() && j.contains("variant") &&
+                           j["variant"].is_string();
+        check(named, where + " has string fields mode and variant");
+        if (!named) continue;
+        const std::string mode = j["mode"], variant = j["variant"];
+        seen.insert({mode, variant});
+        const std::string what = cat({where, " (", mode, "/", variant, ")"});
+        if (auto f = kFields.find(mode); f != kFields.end()) {
+            for (const auto& field : f->second) {
+                const Json* v = lookup(j, field);
+                bool ok = v != nullptr;
+                if (ok && v->is_number()) ok = std::isfinite(v->get<double>());
+                check(ok, cat({what, " has field ", field}));
+            }
+        }
+        if (const Json* rate = lookup(j, "msgs_per_s"); rate != nullptr && rate->is_number()) {
+            check(rate->get<double>() > 0, what + " msgs_per_s > 0");
+        }
+        if (const Json* c = lookup(j, "complete"); c != nullptr) {
+            check(c->is_boolean() && c->get<bool>(), what + " complete");
+        }
+        if (const Json* e = lookup(j, "early_count"); e != nullptr) {
+            check(e->is_number() && e->get<double>() == 0, what + " early_count == 0");
+        }
+    }
+    for (const auto& [mode, variant] : kExpected) {
+        check(seen.contains({mode, variant}), cat({"output has ", mode, "/", variant}));
+    }
+    std::cout << passed << " passed, " << failed << " failed\n";
+    return failed == 0 ? 0 : 1;
+}

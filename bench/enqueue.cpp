@@ -1,0 +1,124 @@
+// mode enqueue: producer throughput and what a send costs Redis.
+//   single: one message per call, `producers` threads (64) each with its own Client.
+//   batch:  send_batch of `batch` (1000) from `batch_producers` threads (2); batch_100 too.
+
+#include <memory>
+#include <optional>
+
+#include "modes.hpp"
+
+namespace delayq::bench {
+
+void warm_up(Context& ctx) {
+    const std::string q = ctx.fresh_queue("warmup");
+    Client client(ctx.url());
+    client.queue(q).send(payload16(), SendOptions{.delay = std::chrono::hours(1)});
+    ctx.probe().drop_queue(q);
+}
+
+Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
+                     std::size_t batch, const SendOptions& options, bool with_memory,
+                     bool shared_queue) {
+    Probe& probe = ctx.probe();
+    Window window(probe);
+    // Memory is compared with a baseline taken before the producers connect, and measured after
+    // their connections are gone, so that client buffers do not count.
+    const std::int64_t clients_before = probe.connected_clients();
+    window.set_memory_baseline(probe.used_memory());
+    auto start = [&] { window.start(); };
+    auto stop = [&] {
+        probe.wait_clients_at_most(clients_before);
+        window.stop();
+    };
+    double wall = 0;
+    if (batch > 0) {
+        wall = send_batches(ctx.url(), queue, n, batch, producers, options, start, stop);
+    } else {
+        std::vector<std::unique_ptr<Client>> clients(producers);
+        std::vector<std::optional<Queue>> queues(producers);
+        if (shared_queue) {
+            ClientOptions o;
+            o.pool_size = producers;
+            clients[0] = std::make_unique<Client>(ctx.url(), o);
+            clients[0]->ping();
+            Queue q = clients[0]->queue(queue);
+            for (auto& slot : queues) slot = q;
+        }
+        auto setup = [&](std::size_t i) {
+            if (shared_queue) return;
+            clients[i] = std::make_unique<Client>(ctx.url());
+            clients[i]->ping();
+            queues[i] = clients[i]->queue(queue);
+        };
+        auto body = [&](std::size_t i) {
+            Queue& q = *queues[i];
+            const std::string payload = payload16();
+            std::size_t share = n / producers + (i < n % producers ? 1 : 0);
+            for (std::size_t k = 0; k < share; ++k) q.send(payload, options);
+        };
+        auto finish = [&] {
+            queues.clear();
+            clients.clear();  // connections closed before the closing measurement
+            stop();
+        };
+        wall = run_threads(producers, setup, body, start, finish);
+    }
+    Json out;
+    out["n"] = n;
+    out["producers"] = producers;
+    out["shared_queue"] = shared_queue;
+    out["batch"] = batch == 0 ? 1 : batch;
+    out["payload_bytes"] = payload16().size();
+    out["msgs_per_s"] = static_cast<double>(n) / wall;
+    window.add_redis_fields(out, static_cast<double>(n), with_memory);
+    // Calls in flight are what a round-trip-bound producer scales with.
+    out["calls_per_s"] = static_cast<double>(window.cmd("evalsha").calls) / wall;
+    out["redis_usec_per_call"] =
+        static_cast<double>(window.cmd("evalsha").usec) /
+        static_cast<double>(std::max<std::int64_t>(1, window.cmd("evalsha").calls));
+    return out;
+}
+
+void run_enqueue(Context& ctx) {
+    const Settings& s = ctx.settings();
+    const std::size_t n_batch = ctx.n_or(500'000, 4'000);
+    const std::size_t n_single = ctx.n_or(200'000, 2'000);
+    const SendOptions far{.delay = std::chrono::hours(24)};
+    warm_up(ctx);
+
+    struct Variant {
+        std::string name;
+        std::size_t n, producers, batch;
+        bool shared;
+        std::vector<Target> targets;
+    };
+    const std::vector<Target> single_targets = {{"msgs_per_s", true, 100'000}};
+    std::vector<Variant> variants = {
+        {"single", n_single, s.producers, 0, false, single_targets},
+        {"single_shared", n_single, s.producers, 0, true, single_targets},
+        {"batch",
+         n_batch,
+         s.batch_producers,
+         s.batch,
+         false,
+         {{"msgs_per_s", true, 200'000}, {"redis_cpu_us_per_msg", false, 2.0}}},
+        {"batch_100", n_batch, s.batch_producers, 100, false, {}},
+    };
+    for (const auto& v : variants) {
+        std::vector<Json> runs;
+        for (int r = 0; r < s.runs; ++r) {
+            note("enqueue " + v.name + " run " + std::to_string(r + 1));
+            const std::string q = ctx.fresh_queue("enqueue");
+            runs.push_back(measure_enqueue(ctx, q, v.n, v.producers, v.batch, far, true, v.shared));
+            ctx.probe().drop_queue(q);
+        }
+        Json line{{"mode", "enqueue"}, {"variant", v.name}};
+        line.update(median_of_runs(runs, "msgs_per_s"));
+        apply_targets(line, v.targets);
+        if (v.name == "single") ctx.single_rate = line["msgs_per_s"].get<double>();
+        if (v.name == "batch") ctx.batch_rate = line["msgs_per_s"].get<double>();
+        emit(line);
+    }
+}
+
+}  // namespace delayq::bench

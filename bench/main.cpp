@@ -1,0 +1,287 @@
+// delayq-bench: throughput, latency, memory and idle cost of delayq on a real Redis.
+// Prints one JSON object per line on stdout, and a readable table on stderr at the end.
+
+#include <unistd.h>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "modes.hpp"
+
+namespace delayq::bench {
+namespace {
+
+const char* const kUsage = R"(usage: delayq-bench [options]
+Measures delayq on a redis-server of its own (or --redis URL). Prints one JSON object per line
+on stdout and a readable table on stderr at the end; progress goes to stderr.
+  --mode LIST          comma-separated: enqueue,e2e,latency,memory,backlog,idle,profile
+                       (default: all of them)
+  --n N                messages per run (default: per mode)
+  --runs R             repeat each measurement R times and report the median (default 1)
+  --quick              tiny sizes: a smoke test of a few seconds
+  --redis URL          use this server instead of starting one (keys are removed after use)
+  --sizes LIST         backlog sizes, e.g. 0,1M,10M (k and M suffixes)
+  --producers N        single-enqueue producer threads (default 64)
+  --batch-producers N  batch-enqueue producer threads (default 2)
+  --batch N            messages per send_batch (default 1000)
+  --prefetch N, --max-batch N
+                       e2e/backlog consumer settings (default: e2e sweeps them)
+  --idle-seconds S     idle measurement window (default 20)
+  --attribute          e2e: one more run with SLOWLOG on, split per script and command
+  --data-dir DIR       write latency samples and backlog rates there for bench/plot.sh
+  --phase-hook CMD     profile: run CMD before and after each phase, with {} (or, without
+                       {}, a last argument) replaced by the phase's name, e.g.
+                       "callgrind_control --dump={} PID" for a redis-server under callgrind
+)";
+
+std::size_t parse_count(const std::string& text) {
+    std::size_t pos = 0;
+    double v = std::stod(text, &pos);
+    std::string suffix = text.substr(pos);
+    if (suffix == "k" || suffix == "K") v *= 1e3;
+    if (suffix == "M" || suffix == "m") v *= 1e6;
+    if (v < 0) throw std::invalid_argument("negative count: " + text);
+    return static_cast<std::size_t>(v);
+}
+
+std::vector<std::string> split(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) out.push_back(item);
+    }
+    return out;
+}
+
+std::optional<Settings> parse(int argc, char** argv) {
+    Settings s;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+            return args[++i];
+        };
+        if (a == "--help" || a == "-h") {
+            std::cout << kUsage;
+            return std::nullopt;
+        } else if (a == "--mode") {
+            s.modes = split(value());
+        } else if (a == "--n") {
+            s.n = parse_count(value());
+        } else if (a == "--runs") {
+            s.runs = std::max(1, std::stoi(value()));
+        } else if (a == "--quick") {
+            s.quick = true;
+        } else if (a == "--redis") {
+            s.redis_url = value();
+        } else if (a == "--sizes") {
+            for (const auto& x : split(value())) s.sizes.push_back(parse_count(x));
+        } else if (a == "--producers") {
+            s.producers = std::max<std::size_t>(1, parse_count(value()));
+        } else if (a == "--batch-producers") {
+            s.batch_producers = std::max<std::size_t>(1, parse_count(value()));
+        } else if (a == "--batch") {
+            s.batch = std::clamp<std::size_t>(parse_count(value()), 1, 1000);
+        } else if (a == "--prefetch") {
+            s.prefetch = parse_count(value());
+        } else if (a == "--max-batch") {
+            s.max_batch = std::clamp<std::size_t>(parse_count(value()), 1, 1000);
+        } else if (a == "--idle-seconds") {
+            s.idle_seconds = std::stod(value());
+        } else if (a == "--attribute") {
+            s.attribute = true;
+        } else if (a == "--phase-hook") {
+            s.phase_hook = value();
+        } else if (a == "--data-dir") {
+            s.data_dir = value();
+        } else {
+            throw std::invalid_argument("unknown option " + a + "\n" + kUsage);
+        }
+    }
+    if (s.modes.empty() || (s.modes.size() == 1 && s.modes[0] == "all")) {
+        s.modes = {"enqueue", "e2e", "latency", "memory", "backlog", "idle", "profile"};
+    }
+    return s;
+}
+
+std::string cpu_model() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line)) {
+        if (line.starts_with("model name")) return line.substr(line.find(':') + 2);
+    }
+    return "unknown";
+}
+
+// ---- the closing table ----------------------------------------------------------------------
+
+const Json* lookup(const Json& j, const std::string& path) {
+    const Json* cur = &j;
+    std::size_t pos = 0;
+    while (pos <= path.size()) {
+        auto dot = path.find('.', pos);
+        if (dot == std::string::npos) dot = path.size();
+        const std::string key = path.substr(pos, dot - pos);
+        if (!cur->is_object() || !cur->contains(key)) return nullptr;
+        cur = &(*cur)[key];
+        pos = dot + 1;
+    }
+    return cur;
+}
+
+struct Column {
+    const char* path;
+    const char* label;
+};
+
+const Column kColumns[] = {
+    {"backlog", "backlog"},
+    {"n", "n"},
+    {"producers", "prod"},
+    {"batch", "batch"},
+    {"concurrency", "conc"},
+    {"prefetch", "prefetch"},
+    {"max_batch", "max_batch"},
+    {"msgs_per_s", "msgs/s"},
+    {"ratio_vs_smallest", "ratio"},
+    {"first_due_to_first_delivery_ms", "first_ms"},
+    {"redis_cpu_us_per_msg", "redis_us/msg"},
+    {"redis_cmds_per_msg", "cmds/msg"},
+    {"redis_mem_bytes_per_msg", "mem_B/msg"},
+    {"bytes_per_msg", "B/msg"},
+    {"msgs_per_fetch", "msgs/fetch"},
+    {"acks_per_ack_call", "acks/call"},
+    {"lateness_ms.p50", "p50_ms"},
+    {"lateness_ms.p90", "p90_ms"},
+    {"lateness_ms.p99", "p99_ms"},
+    {"lateness_ms.max", "max_ms"},
+    {"local_lateness_ms.p50", "local_p50"},
+    {"local_lateness_ms.p99", "local_p99"},
+    {"local_lateness_ms.max", "local_max"},
+    {"early_count", "early"},
+    {"cmds_per_s_per_consumer", "cmds/s/consumer"},
+    {"redis_cpu_util", "redis_cpu"},
+    {"client_cpu_util", "client_cpu"},
+    {"targets_met", "target"},
+};
+
+std::string cell(const Json& v) {
+    if (v.is_boolean()) return v.get<bool>() ? "met" : "MISSED";
+    if (v.is_number_float()) {
+        std::ostringstream s;
+        s << tidy(v.get<double>());
+        return s.str();
+    }
+    if (v.is_string()) return v.get<std::string>();
+    return v.dump();
+}
+
+void print_table(std::ostream& out) {
+    std::vector<std::string> modes;
+    for (const auto& line : emitted()) {
+        const auto m = line.value("mode", "");
+        if (m == "env" || m == "attribution") continue;
+        if (std::find(modes.begin(), modes.end(), m) == modes.end()) modes.push_back(m);
+    }
+    for (const auto& mode : modes) {
+        std::vector<const Json*> rows;
+        for (const auto& line : emitted()) {
+            if (line.value("mode", "") == mode) rows.push_back(&line);
+        }
+        std::vector<const Column*> cols;
+        for (const auto& c : kColumns) {
+            for (const Json* r : rows) {
+                if (lookup(*r, c.path) != nullptr) {
+                    cols.push_back(&c);
+                    break;
+                }
+            }
+        }
+        std::vector<std::vector<std::string>> cells;
+        std::vector<std::string> header = {"mode", "variant"};
+        for (const Column* c : cols) header.push_back(c->label);
+        cells.push_back(header);
+        for (const Json* r : rows) {
+            std::vector<std::string> row = {mode, r->value("variant", "")};
+            for (const Column* c : cols) {
+                const Json* v = lookup(*r, c->path);
+                row.push_back(v != nullptr ? cell(*v) : "-");
+            }
+            cells.push_back(row);
+        }
+        std::vector<std::size_t> width(header.size(), 0);
+        for (const auto& row : cells) {
+            for (std::size_t i = 0; i < row.size(); ++i)
+                width[i] = std::max(width[i], row[i].size());
+        }
+        out << '\n';
+        for (const auto& row : cells) {
+            for (std::size_t i = 0; i < row.size(); ++i) {
+                out << std::setw(static_cast<int>(width[i])) << (i < 2 ? std::left : std::right)
+                    << row[i] << (i + 1 < row.size() ? "  " : "\n");
+            }
+        }
+    }
+}
+
+int run(const Settings& settings) {
+    std::unique_ptr<RedisProcess> server;
+    std::string url = settings.redis_url;
+    if (url.empty()) {
+        server = std::make_unique<RedisProcess>();
+        url = server->url();
+        note("started redis-server on " + url + " (pid " + std::to_string(server->pid()) + ")");
+    }
+    Probe probe(parse_endpoint(url));
+    Context ctx(settings, url, probe);
+    emit(Json{{"mode", "env"},
+              {"variant", "machine"},
+              {"nproc", std::thread::hardware_concurrency()},
+              {"cpu_model", cpu_model()},
+              {"redis_version", probe.redis_version()},
+              {"redis_pid", server ? server->pid() : 0},
+              {"delayq_version", delayq::kVersion},
+              {"quick", settings.quick},
+              {"runs", settings.runs}});
+    for (const auto& mode : settings.modes) {
+        if (mode == "enqueue") {
+            run_enqueue(ctx);
+        } else if (mode == "e2e") {
+            run_e2e(ctx);
+        } else if (mode == "latency") {
+            run_latency(ctx);
+        } else if (mode == "memory") {
+            run_memory(ctx);
+        } else if (mode == "backlog") {
+            run_backlog(ctx);
+        } else if (mode == "idle") {
+            run_idle(ctx);
+        } else if (mode == "profile") {
+            run_profile(ctx);
+        } else {
+            throw std::invalid_argument("unknown mode " + mode);
+        }
+    }
+    print_table(std::cerr);
+    return 0;
+}
+
+}  // namespace
+}  // namespace delayq::bench
+
+int main(int argc, char** argv) {
+    try {
+        auto settings = delayq::bench::parse(argc, argv);
+        if (!settings) return 0;
+        return delayq::bench::run(*settings);
+    } catch (const std::exception& e) {
+        std::cerr << "delayq-bench: " << e.what() << std::endl;
+        return 1;
+    }
+}

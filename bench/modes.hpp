@@ -1,0 +1,58 @@
+#pragma once
+
+// The modes of delayq-bench, one file each, and the building blocks they share.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "harness.hpp"
+
+namespace delayq::bench {
+
+void run_enqueue(Context& ctx);
+void run_e2e(Context& ctx);
+void run_latency(Context& ctx);
+void run_memory(Context& ctx);
+void run_backlog(Context& ctx);
+void run_idle(Context& ctx);
+void run_profile(Context& ctx);
+
+// A send before any measured window, so that script loading is not measured.
+void warm_up(Context& ctx);
+
+// Sends n messages to `queue` and measures it. producers threads, each with its own Client, or
+// with shared_queue all sharing one Client (pool_size = producers) and one Queue, whose
+// concurrent Queue::send calls the library may group; batch 0 means one message per call
+// (Queue::send), else Queue::send_batch of `batch`.
+// The line holds n, producers, batch, msgs_per_s and the Redis-side fields.
+Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
+                     std::size_t batch, const SendOptions& options, bool with_memory,
+                     bool shared_queue = false);
+
+struct ConsumerConfig {
+    std::size_t concurrency = 1;
+    std::size_t prefetch = 0;
+    std::size_t max_batch = 100;
+};
+
+// One end-to-end run: `send(at)` puts n messages due at `at` (Redis clock) into `queue`; then a
+// Consumer drains them and the line tells how fast, from the due time to the last ack.
+// estimate_s is the expected duration of send(); the due time is set far enough ahead for it,
+// and the run is repeated with more room if the send overran it.
+Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const ConsumerConfig& cfg,
+                 double estimate_s, const std::function<void(TimePoint at)>& send);
+
+// The same, with n messages sent in batches (the usual case).
+Json measure_e2e_batched(Context& ctx, const std::string& queue, std::size_t n,
+                         const ConsumerConfig& cfg);
+
+// Per-script cost from SLOWLOG with a 0 threshold (every command, script-inner ones included,
+// each logged just before the EVALSHA that ran it). Call start before, collect after.
+void slowlog_start(Probe& probe, std::size_t max_len);
+Json slowlog_collect(Probe& probe);
+
+// Writes a text file of samples for bench/plot.sh when --data-dir is set.
+void write_data(const Context& ctx, const std::string& name, const std::string& text, bool append);
+
+}  // namespace delayq::bench

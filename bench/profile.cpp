@@ -1,0 +1,136 @@
+// mode profile: what each script costs Redis, one script at a time, from one thread with the
+// low-level Queue calls (send, send_batch, fetch, ack), so that every window holds calls of one
+// script only and commandstats splits its time into the commands it runs and Lua itself.
+
+#include <cstdlib>
+#include <deque>
+
+#include "modes.hpp"
+
+namespace delayq::bench {
+namespace {
+
+struct Phase {
+    std::string variant;
+    std::size_t msgs = 0;
+    std::size_t calls = 0;
+    double wall_s = 0;
+};
+
+Json phase_line(const Phase& p, const Window& w) {
+    Json line{{"mode", "profile"}, {"variant", p.variant}};
+    line["n"] = p.msgs;
+    line["calls"] = p.calls;
+    line["msgs_per_call"] = static_cast<double>(p.msgs) / static_cast<double>(p.calls);
+    line["msgs_per_s"] = static_cast<double>(p.msgs) / p.wall_s;
+    line["redis_cpu_us_per_call"] = w.redis_cpu_s() * 1e6 / static_cast<double>(p.calls);
+    w.add_redis_fields(line, static_cast<double>(p.msgs), false);
+    return line;
+}
+
+void run_hook(const Context& ctx, const std::string& phase) {
+    const std::string& hook = ctx.settings().phase_hook;
+    if (hook.empty()) return;
+    std::string command = hook;
+    if (auto at = command.find("{}"); at != std::string::npos) {
+        command.replace(at, 2, phase);
+    } else {
+        command += " " + phase;
+    }
+    if (std::system(command.c_str()) != 0) note("phase hook failed: " + command);
+}
+
+template <typename Body>
+Json timed(Context& ctx, Phase p, Body&& body) {
+    run_hook(ctx, "before_" + p.variant);
+    Window w(ctx.probe());
+    w.start();
+    const auto t0 = SteadyClock::now();
+    body(p);
+    p.wall_s = std::chrono::duration<double>(SteadyClock::now() - t0).count();
+    w.stop();
+    run_hook(ctx, p.variant);
+    return phase_line(p, w);
+}
+
+std::vector<Json> profile_once(Context& ctx, std::size_t n) {
+    const std::string name = ctx.fresh_queue("profile");
+    Client client(ctx.url());
+    Queue q = client.queue(name);
+    client.ping();
+    std::vector<Json> lines;
+    const std::string payload = payload16();
+    const std::size_t singles = std::max<std::size_t>(n / 5, 1);
+    // Past Redis's listpack limits (hash 512 entries, zset 128 by default), so that every phase
+    // sees the hash table and skip list encodings of a queue of some size: in a listpack each
+    // HSETNX, HGET or HDEL scans the entries, which would dominate a small run.
+    {
+        std::vector<Message> far(1000,
+                                 Message{payload, SendOptions{.delay = std::chrono::hours(24)}});
+        q.send_batch(far);
+    }
+
+    lines.push_back(timed(ctx, Phase{"send_1", singles, singles}, [&](Phase&) {
+        for (std::size_t i = 0; i < singles; ++i) q.send(payload);
+    }));
+    for (std::size_t batch : {std::size_t{100}, std::size_t{1000}}) {
+        std::vector<Message> msgs(batch, Message{payload, {}});
+        lines.push_back(timed(ctx, Phase{"send_" + std::to_string(batch), n, 0}, [&](Phase& p) {
+            for (std::size_t sent = 0; sent < n; sent += batch) {
+                q.send_batch(std::span<const Message>(msgs).first(std::min(batch, n - sent)));
+                ++p.calls;
+            }
+        }));
+    }
+    // Everything above is due now: 2n + n/5 ready messages.
+    std::deque<Delivery> leased;
+    const Duration visibility = std::chrono::minutes(10);
+    for (std::size_t count : {std::size_t{1}, std::size_t{100}, std::size_t{1000}}) {
+        const std::size_t want = count == 1 ? singles : n;
+        lines.push_back(timed(ctx, Phase{"fetch_" + std::to_string(count), 0, 0}, [&](Phase& p) {
+            while (p.msgs < want) {
+                FetchResult r = q.fetch(std::min(count, want - p.msgs), visibility);
+                ++p.calls;
+                if (r.deliveries.empty()) break;
+                p.msgs += r.deliveries.size();
+                for (auto& d : r.deliveries) leased.push_back(std::move(d));
+            }
+        }));
+    }
+    lines.push_back(timed(ctx, Phase{"ack_1", singles, singles}, [&](Phase&) {
+        for (std::size_t i = 0; i < singles && !leased.empty(); ++i) {
+            q.ack(leased.front());
+            leased.pop_front();
+        }
+    }));
+    // An idle fetch: nothing due (the rest is in flight with a long lease).
+    client.queue(name + "-empty").send(payload, SendOptions{.delay = std::chrono::hours(1)});
+    Queue idle = client.queue(name + "-empty");
+    const std::size_t idle_calls = std::max<std::size_t>(n / 10, 1);
+    lines.push_back(timed(ctx, Phase{"fetch_idle", idle_calls, idle_calls}, [&](Phase&) {
+        for (std::size_t i = 0; i < idle_calls; ++i) idle.fetch(100, visibility);
+    }));
+    ctx.probe().drop_queue(name);
+    ctx.probe().drop_queue(name + "-empty");
+    return lines;
+}
+
+}  // namespace
+
+void run_profile(Context& ctx) {
+    const std::size_t n = ctx.n_or(100'000, 1'000);
+    warm_up(ctx);
+    std::map<std::string, std::vector<Json>> runs;
+    std::vector<std::string> order;
+    for (int r = 0; r < ctx.settings().runs; ++r) {
+        note("profile run " + std::to_string(r + 1));
+        for (auto& line : profile_once(ctx, n)) {
+            const std::string v = line["variant"].get<std::string>();
+            if (!runs.contains(v)) order.push_back(v);
+            runs[v].push_back(std::move(line));
+        }
+    }
+    for (const auto& v : order) emit(median_of_runs(runs[v], "redis_cpu_us_per_msg"));
+}
+
+}  // namespace delayq::bench

@@ -1,0 +1,358 @@
+// The redis-server the bench starts, and the raw hiredis probe for Redis-side figures.
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+
+#include "harness.hpp"
+
+namespace delayq::bench {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct ReplyDeleter {
+    void operator()(redisReply* r) const { freeReplyObject(r); }
+};
+
+RawReply convert(const redisReply& r) {
+    RawReply out;
+    switch (r.type) {
+        case REDIS_REPLY_INTEGER:
+            out.kind = RawReply::Kind::kInteger;
+            out.integer = r.integer;
+            break;
+        case REDIS_REPLY_ERROR:
+            out.kind = RawReply::Kind::kError;
+            break;
+        case REDIS_REPLY_ARRAY:
+            out.kind = RawReply::Kind::kArray;
+            for (std::size_t i = 0; i < r.elements; ++i)
+                out.elements.push_back(convert(*r.element[i]));
+            break;
+        case REDIS_REPLY_NIL:
+            out.kind = RawReply::Kind::kNil;
+            break;
+        default:
+            out.kind = RawReply::Kind::kString;
+            break;
+    }
+    if (r.str != nullptr) out.str.assign(r.str, r.len);
+    return out;
+}
+
+redisContext* connect_endpoint(const Endpoint& e, std::chrono::milliseconds timeout) {
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
+    redisContext* c = e.unix_path.empty() ? redisConnectWithTimeout(e.host.c_str(), e.port, tv)
+                                          : redisConnectUnixWithTimeout(e.unix_path.c_str(), tv);
+    if (c == nullptr) return nullptr;
+    if (c->err != 0) {
+        redisFree(c);
+        return nullptr;
+    }
+    redisSetTimeout(c, timeval{120, 0});  // INFO and UNLINK waits can be slow under load
+    return c;
+}
+
+int free_loopback_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) throw std::runtime_error("socket() failed");
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof(addr);
+    // POSIX socket calls take sockaddr*; sockaddr_in is made to be passed that way.
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+        ::close(fd);
+        throw std::runtime_error("cannot bind a loopback port");
+    }
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+// "field:value" from an INFO text; empty when absent.
+std::string_view info_value(std::string_view info, std::string_view field) {
+    std::size_t pos = 0;
+    while (pos < info.size()) {
+        std::size_t end = info.find('\n', pos);
+        if (end == std::string_view::npos) end = info.size();
+        std::string_view line = info.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.size() > field.size() && line.starts_with(field) && line[field.size()] == ':') {
+            return line.substr(field.size() + 1);
+        }
+        pos = end + 1;
+    }
+    return {};
+}
+
+template <typename T>
+T to_number(std::string_view text) {
+    T value{};
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+}
+
+double to_double(std::string_view text) {
+    return text.empty() ? 0.0 : std::stod(std::string(text));
+}
+
+}  // namespace
+
+Endpoint parse_endpoint(std::string_view url) {
+    Endpoint e;
+    if (url.starts_with("unix://")) {
+        std::string_view rest = url.substr(7);
+        auto q = rest.find('?');
+        e.unix_path = std::string(rest.substr(0, q));
+        if (q != std::string_view::npos && rest.substr(q + 1).starts_with("db=")) {
+            e.db = to_number<int>(rest.substr(q + 4));
+        }
+        return e;
+    }
+    if (!url.starts_with("redis://"))
+        throw std::invalid_argument("bad Redis URL: " + std::string(url));
+    std::string_view rest = url.substr(8);
+    if (auto at = rest.rfind('@'); at != std::string_view::npos) {
+        std::string_view cred = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+        auto colon = cred.find(':');
+        if (colon == std::string_view::npos) {
+            e.password = std::string(cred);
+        } else {
+            e.user = std::string(cred.substr(0, colon));
+            e.password = std::string(cred.substr(colon + 1));
+        }
+    }
+    if (auto slash = rest.find('/'); slash != std::string_view::npos) {
+        if (slash + 1 < rest.size()) e.db = to_number<int>(rest.substr(slash + 1));
+        rest = rest.substr(0, slash);
+    }
+    if (auto colon = rest.rfind(':'); colon != std::string_view::npos) {
+        e.port = to_number<int>(rest.substr(colon + 1));
+        rest = rest.substr(0, colon);
+    }
+    if (!rest.empty()) e.host = std::string(rest);
+    return e;
+}
+
+// ---- RedisProcess -------------------------------------------------------------------------
+
+RedisProcess::RedisProcess() {
+    std::string templ = (std::filesystem::temp_directory_path() / "delayq-bench-XXXXXX").string();
+    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = templ;
+    for (int attempt = 0; attempt < 10; ++attempt) {
+        port_ = free_loopback_port();
+        if (try_start()) return;
+    }
+    std::filesystem::remove_all(dir_);
+    throw std::runtime_error("redis-server did not start (is it on PATH?)");
+}
+
+RedisProcess::~RedisProcess() {
+    if (pid_ > 0) {
+        ::kill(pid_, SIGKILL);
+        ::waitpid(pid_, nullptr, 0);
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+}
+
+std::string RedisProcess::url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+
+bool RedisProcess::try_start() {
+    std::vector<std::string> args = {"redis-server",
+                                     "--port",
+                                     std::to_string(port_),
+                                     "--bind",
+                                     "127.0.0.1",
+                                     "--save",
+                                     "",
+                                     "--appendonly",
+                                     "no",
+                                     "--dir",
+                                     dir_.string(),
+                                     "--logfile",
+                                     (dir_ / "redis.log").string(),
+                                     "--daemonize",
+                                     "no"};
+    std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    const std::string out = (dir_ / "stdout.log").string();
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    pid_t pid = -1;
+    int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("cannot run redis-server (is it on PATH?)");
+    pid_ = pid;
+    Endpoint e;
+    e.port = port_;
+    const auto deadline = SteadyClock::now() + 15s;
+    while (SteadyClock::now() < deadline) {
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // exited: port taken, draw another
+            pid_ = -1;
+            return false;
+        }
+        if (redisContext* c = connect_endpoint(e, 200ms)) {
+            auto* r = static_cast<redisReply*>(redisCommand(c, "PING"));
+            bool ok = r != nullptr && r->type == REDIS_REPLY_STATUS;
+            if (r != nullptr) freeReplyObject(r);
+            redisFree(c);
+            if (ok) return true;
+        }
+        std::this_thread::sleep_for(20ms);
+    }
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    return false;
+}
+
+// ---- Probe --------------------------------------------------------------------------------
+
+Probe::Probe(const Endpoint& endpoint) {
+    ctx_ = connect_endpoint(endpoint, 5000ms);
+    if (ctx_ == nullptr) throw std::runtime_error("cannot connect to Redis for measurements");
+    if (!endpoint.password.empty()) {
+        RawReply r = endpoint.user.empty() ? command({"AUTH", endpoint.password})
+                                           : command({"AUTH", endpoint.user, endpoint.password});
+        if (r.kind == RawReply::Kind::kError) throw std::runtime_error("AUTH: " + r.str);
+    }
+    if (endpoint.db != 0) command({"SELECT", std::to_string(endpoint.db)});
+}
+
+Probe::~Probe() {
+    if (ctx_ != nullptr) redisFree(ctx_);
+}
+
+RawReply Probe::command(const std::vector<std::string>& args) {
+    std::vector<const char*> argv;
+    std::vector<std::size_t> lens;
+    for (const auto& a : args) {
+        argv.push_back(a.data());
+        lens.push_back(a.size());
+    }
+    ++sent_;
+    std::unique_ptr<redisReply, ReplyDeleter> r(static_cast<redisReply*>(
+        redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data())));
+    if (!r) throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
+    return convert(*r);
+}
+
+std::string Probe::info(const std::string& sections) {
+    std::vector<std::string> args = {"INFO"};
+    std::size_t pos = 0;
+    while (pos < sections.size()) {
+        auto end = sections.find(' ', pos);
+        if (end == std::string::npos) end = sections.size();
+        if (end > pos) args.push_back(sections.substr(pos, end - pos));
+        pos = end + 1;
+    }
+    return command(args).str;
+}
+
+RedisSnapshot Probe::snapshot() {
+    const std::string text = info("cpu stats memory commandstats");
+    RedisSnapshot s;
+    s.cpu_s =
+        to_double(info_value(text, "used_cpu_sys")) + to_double(info_value(text, "used_cpu_user"));
+    s.commands = to_number<std::int64_t>(info_value(text, "total_commands_processed"));
+    s.used_memory = to_number<std::int64_t>(info_value(text, "used_memory"));
+    std::size_t pos = 0;
+    while ((pos = text.find("cmdstat_", pos)) != std::string::npos) {
+        std::size_t colon = text.find(':', pos);
+        std::size_t end = text.find('\r', colon);
+        std::string name = text.substr(pos + 8, colon - pos - 8);
+        std::string_view fields(text.data() + colon + 1, end - colon - 1);
+        CmdStat st;
+        if (auto c = fields.find("calls="); c != std::string_view::npos) {
+            st.calls = to_number<std::int64_t>(fields.substr(c + 6));
+        }
+        if (auto u = fields.find("usec="); u != std::string_view::npos) {
+            st.usec = to_number<std::int64_t>(fields.substr(u + 5));
+        }
+        s.cmdstats[name] = st;
+        pos = end;
+    }
+    return s;
+}
+
+std::int64_t Probe::time_us() {
+    RawReply r = command({"TIME"});
+    if (r.elements.size() != 2) throw std::runtime_error("TIME: unexpected reply");
+    return to_number<std::int64_t>(r.elements[0].str) * 1'000'000 +
+           to_number<std::int64_t>(r.elements[1].str);
+}
+
+std::int64_t Probe::used_memory() {
+    return to_number<std::int64_t>(info_value(info("memory"), "used_memory"));
+}
+
+std::int64_t Probe::connected_clients() {
+    return to_number<std::int64_t>(info_value(info("clients"), "connected_clients"));
+}
+
+void Probe::wait_clients_at_most(std::int64_t n) {
+    const auto deadline = SteadyClock::now() + 2s;
+    while (connected_clients() > n && SteadyClock::now() < deadline) {
+        std::this_thread::sleep_for(1ms);
+    }
+}
+
+std::string Probe::redis_version() {
+    return std::string(info_value(info("server"), "redis_version"));
+}
+
+void Probe::drop_queue(const std::string& queue) {
+    std::vector<std::string> args = {"UNLINK"};
+    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq"}) {
+        args.push_back("dq:{" + queue + "}:" + part);
+    }
+    command(args);
+    wait_lazyfree();
+}
+
+void Probe::wait_lazyfree() {
+    for (;;) {
+        auto pending =
+            to_number<std::int64_t>(info_value(info("memory"), "lazyfree_pending_objects"));
+        if (pending == 0) return;
+        std::this_thread::sleep_for(20ms);
+    }
+}
+
+ClockOffset measure_clock_offset(Probe& probe) {
+    ClockOffset best{0, std::numeric_limits<std::int64_t>::max()};
+    for (int i = 0; i < 30; ++i) {
+        std::int64_t t0 = local_now_us();
+        std::int64_t redis = probe.time_us();
+        std::int64_t t1 = local_now_us();
+        std::int64_t half = (t1 - t0 + 1) / 2;
+        if (half < best.uncertainty_us) best = ClockOffset{redis - (t0 + t1) / 2, half};
+    }
+    return best;
+}
+
+}  // namespace delayq::bench

@@ -1,0 +1,186 @@
+// delayq send: one message from an argument or stdin, or JSON lines in batches.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "commands/commands.hpp"
+#include "duration.hpp"
+#include "errors.hpp"
+#include "io.hpp"
+#include "message_lines.hpp"
+#include "session.hpp"
+
+namespace delayq::cli {
+namespace {
+
+constexpr std::size_t kBatch = 1000;  // Queue::send_batch takes at most this many
+
+struct SendArgs {
+    std::string redis;
+    std::string queue;
+    std::string payload;
+    std::string delay;
+    std::string at;
+    std::string id;
+    int max_attempts = 0;
+    std::string expire_after;
+    std::string file;
+    CLI::Option* payload_opt = nullptr;
+    CLI::Option* delay_opt = nullptr;
+    CLI::Option* at_opt = nullptr;
+    CLI::Option* expire_opt = nullptr;
+    CLI::Option* file_opt = nullptr;
+};
+
+SendOptions options_from(const SendArgs& a) {
+    SendOptions o;
+    if (a.delay_opt->count() > 0) o.delay = parse_duration(a.delay);
+    if (a.at_opt->count() > 0) o.at = parse_time(a.at);
+    if (a.expire_opt->count() > 0) o.expire_after = parse_duration(a.expire_after);
+    o.id = a.id;
+    o.max_attempts = a.max_attempts;
+    return o;
+}
+
+void show_progress(std::size_t done, std::size_t total) {
+    constexpr std::size_t kWidth = 30;
+    const std::size_t filled = total == 0 ? kWidth : done * kWidth / total;
+    std::string bar(filled, '#');
+    bar.resize(kWidth, '.');
+    std::fprintf(stderr, "\r[%s] %zu/%zu messages", bar.c_str(), done, total);
+    if (done == total) std::fputc('\n', stderr);
+    std::fflush(stderr);
+}
+
+int send_one(SendArgs& a) {
+    SendOptions options = options_from(a);
+    Session session(a.redis);
+    Queue queue = session.queue(a.queue);
+    Message message;
+    if (a.payload_opt->count() > 0) {
+        message.payload = a.payload;
+    } else {
+        if (is_terminal(0)) {
+            std::fprintf(stderr, "delayq: reading the payload from stdin (end it with Ctrl-D)\n");
+        }
+        message.payload = read_input("-");
+    }
+    message.options = options;
+    check_message(message, queue.options().max_payload_bytes);
+    session.connect();
+    const SendResult r = queue.send(message.payload, message.options);
+    std::printf("%s\n", r.id.c_str());
+    if (r.duplicate) {
+        std::fprintf(stderr,
+                     "delayq: duplicate: queue %s already holds a message with id %s (due %s); "
+                     "nothing was changed\n",
+                     a.queue.c_str(), r.id.c_str(), format_time(r.due).c_str());
+    }
+    return kExitOk;
+}
+
+int send_file(SendArgs& a) {
+    if (a.payload_opt->count() > 0) throw UsageError("give either PAYLOAD or --file, not both");
+    if (!a.id.empty()) {
+        throw UsageError("--id cannot be used with --file: give each line an \"id\" instead");
+    }
+    SendOptions defaults = options_from(a);
+    Session session(a.redis);
+    Queue queue = session.queue(a.queue);
+    const std::string input = read_input(a.file);
+    std::vector<MessageLine> lines =
+        parse_message_lines(input, defaults, queue.options().max_payload_bytes);
+    session.connect();
+    // An expiry must fall after an absolute due time, which needs the server's clock to check.
+    const bool needs_clock = std::any_of(lines.begin(), lines.end(), [](const MessageLine& l) {
+        return l.message.options.at && l.message.options.expire_after.count() > 0;
+    });
+    if (needs_clock) {
+        const TimePoint now = queue.stats().now;
+        for (const auto& l : lines) {
+            const auto& o = l.message.options;
+            if (o.at && o.expire_after.count() > 0 && now + o.expire_after <= *o.at) {
+                throw UsageError("line " + std::to_string(l.line) +
+                                 ": the message would expire before its due time");
+            }
+        }
+    }
+
+    const bool progress = is_terminal(2) && !lines.empty();
+    std::size_t sent = 0;
+    std::size_t duplicates = 0;
+    std::size_t batches = 0;
+    std::vector<Message> batch;
+    for (std::size_t start = 0; start < lines.size(); start += kBatch) {
+        const std::size_t end = std::min(lines.size(), start + kBatch);
+        batch.clear();
+        for (std::size_t i = start; i < end; ++i) batch.push_back(lines[i].message);
+        std::vector<SendResult> results;
+        try {
+            results = queue.send_batch(batch);
+        } catch (const Error& e) {
+            if (sent == 0) throw;  // nothing written: the error's own exit status applies
+            if (progress) std::fputc('\n', stderr);
+            throw RuntimeFailure("stopped after sending the messages of lines 1-" +
+                                 std::to_string(lines[start - 1].line) + " (" +
+                                 std::to_string(sent) + " messages): " + e.what());
+        }
+        ++batches;
+        sent += results.size();
+        duplicates += static_cast<std::size_t>(std::count_if(
+            results.begin(), results.end(), [](const SendResult& r) { return r.duplicate; }));
+        if (progress) show_progress(sent, lines.size());
+    }
+    std::printf("sent %zu messages in %zu batch%s: %zu new, %zu duplicate%s\n", sent, batches,
+                batches == 1 ? "" : "es", sent - duplicates, duplicates,
+                duplicates == 1 ? "" : "s");
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_send(CLI::App& app, Commands& out) {
+    auto a = std::make_shared<SendArgs>();
+    CLI::App* cmd = app.add_subcommand("send", "Send a message, due after a delay or at a time");
+    add_redis_option(*cmd, a->redis);
+    cmd->add_option("QUEUE", a->queue, "Queue name")->required();
+    a->payload_opt =
+        cmd->add_option("PAYLOAD", a->payload, "The message (default: all of stdin, binary-safe)");
+    a->delay_opt =
+        cmd->add_option("--delay", a->delay, "Due after this long: 250ms, 30s, 1h30m, 7d")
+            ->type_name("DUR");
+    a->at_opt = cmd->add_option("--at", a->at,
+                                "Due at this time: RFC 3339 (2030-01-02T03:04:05Z) or unix ms")
+                    ->type_name("TIME");
+    a->delay_opt->excludes(a->at_opt);
+    cmd->add_option("--id", a->id,
+                    "Message id, an idempotency key: sending an id that exists changes nothing")
+        ->type_name("ID");
+    cmd->add_option("--max-attempts", a->max_attempts,
+                    "Deliveries before it is dead-lettered (default: the queue's, 25)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 1'000'000));
+    a->expire_opt = cmd->add_option("--expire-after", a->expire_after,
+                                    "Dead-letter it as expired if not delivered this long after "
+                                    "the send")
+                        ->type_name("DUR");
+    a->file_opt = cmd->add_option("--file", a->file,
+                                  "Send JSON lines from this file (-: stdin), one message per "
+                                  "line, in batches of 1000")
+                      ->type_name("FILE");
+    cmd->footer(R"(Prints the message id. A duplicate id prints the id and says so on stderr.
+
+JSON lines for --file (options given on the command line are defaults for every line):
+  {"payload": "close order 42", "delay": "30m", "id": "order-42"}
+  {"payload_base64": "AAEC/w==", "at": "2030-01-02T03:04:05Z", "max_attempts": 3}
+
+Examples:
+  delayq send orders 'close order 42' --delay 30m --id order-42
+  delayq send reminders --at 2030-01-02T09:00:00+01:00 < reminder.json
+  delayq send images --delay 5s < thumbnail.png
+  delayq send orders --file orders.jsonl)");
+    out.push_back({cmd, [a] { return a->file_opt->count() > 0 ? send_file(*a) : send_one(*a); }});
+}
+
+}  // namespace delayq::cli

@@ -1,0 +1,130 @@
+// delayq stats and delayq queues: counts per state and lifetime totals.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "commands/commands.hpp"
+#include "duration.hpp"
+#include "json_output.hpp"
+#include "session.hpp"
+#include "table.hpp"
+
+namespace delayq::cli {
+namespace {
+
+struct StatsArgs {
+    std::string redis;
+    std::string queue;
+    bool json = false;
+};
+
+std::string relative(TimePoint t, TimePoint now) {
+    return t >= now ? "in " + format_duration(t - now) : format_duration(now - t) + " ago";
+}
+
+void print_stats(const std::string& name, const QueueStats& s) {
+    const Totals& t = s.totals;
+    std::printf("%s\n", name.c_str());
+    std::printf("  scheduled  %zu", s.scheduled);
+    if (s.next_due) {
+        std::printf("  (next due %s, %s)", relative(*s.next_due, s.now).c_str(),
+                    format_time(*s.next_due).c_str());
+    }
+    std::printf("\n  ready      %zu", s.ready);
+    if (s.ready > 0) {
+        std::printf("  (oldest overdue by %s)", format_duration(s.oldest_overdue_age).c_str());
+    }
+    std::printf("\n  in_flight  %zu\n  dead       %zu\n  total      %zu\n", s.in_flight, s.dead,
+                s.scheduled + s.ready + s.in_flight + s.dead);
+    std::printf(
+        "  totals: sent %llu, delivered %llu, acked %llu, retried %llu, dead-lettered %llu "
+        "(expired %llu), cancelled %llu, released %llu, requeued %llu, purged %llu, "
+        "trimmed %llu, orphans removed %llu\n",
+        static_cast<unsigned long long>(t.sent), static_cast<unsigned long long>(t.delivered),
+        static_cast<unsigned long long>(t.acked), static_cast<unsigned long long>(t.retried),
+        static_cast<unsigned long long>(t.dead_lettered),
+        static_cast<unsigned long long>(t.expired), static_cast<unsigned long long>(t.cancelled),
+        static_cast<unsigned long long>(t.released), static_cast<unsigned long long>(t.requeued),
+        static_cast<unsigned long long>(t.purged), static_cast<unsigned long long>(t.dead_trimmed),
+        static_cast<unsigned long long>(t.orphans_removed));
+}
+
+int stats(const StatsArgs& a) {
+    Session session(a.redis);
+    std::vector<std::string> names;
+    if (!a.queue.empty()) {
+        session.queue(a.queue);  // checks the name before connecting
+        names.push_back(a.queue);
+    }
+    session.connect();
+    if (a.queue.empty()) names = session.client().queues();
+    Json all = Json::array();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const QueueStats s = session.queue(names[i]).stats();
+        if (a.json) {
+            all.push_back(stats_json(names[i], s));
+        } else {
+            if (i > 0) std::printf("\n");
+            print_stats(names[i], s);
+        }
+    }
+    if (a.json) {
+        std::printf("%s\n", to_line(a.queue.empty() ? all : all.at(0)).c_str());
+    } else if (names.empty()) {
+        std::printf("no queues\n");
+    }
+    return 0;
+}
+
+int queues(const StatsArgs& a) {
+    Session session(a.redis);
+    session.connect();
+    Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
+    Json all = Json::array();
+    for (const auto& name : session.client().queues()) {
+        const QueueStats s = session.queue(name).stats();
+        if (a.json) {
+            all.push_back(stats_json(name, s));
+            continue;
+        }
+        table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),
+                   std::to_string(s.in_flight), std::to_string(s.dead),
+                   s.next_due ? relative(*s.next_due, s.now) : "-"});
+    }
+    if (a.json) {
+        std::printf("%s\n", to_line(all).c_str());
+    } else if (table.empty()) {
+        std::printf("no queues\n");
+    } else {
+        std::printf("%s", table.render().c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_stats(CLI::App& app, Commands& out) {
+    auto a = std::make_shared<StatsArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "stats", "Counts per state, lifetime totals, next due time and oldest overdue message");
+    add_redis_option(*cmd, a->redis);
+    cmd->add_option("QUEUE", a->queue, "Queue name (default: every queue)");
+    cmd->add_flag("--json", a->json, "One JSON object (an array without QUEUE)");
+    cmd->footer(R"(Examples:
+  delayq stats orders
+  delayq stats --json | jq '.[] | {queue, ready, oldest_overdue_ms}')");
+    out.push_back({cmd, [a] { return stats(*a); }});
+}
+
+void add_queues(CLI::App& app, Commands& out) {
+    auto a = std::make_shared<StatsArgs>();
+    CLI::App* cmd = app.add_subcommand("queues", "List the queues with their counts");
+    add_redis_option(*cmd, a->redis);
+    cmd->add_flag("--json", a->json, "A JSON array of per-queue stats");
+    cmd->footer(R"(Examples:
+  delayq queues
+  delayq queues --redis redis://cache.internal:6379/2)");
+    out.push_back({cmd, [a] { return queues(*a); }});
+}
+
+}  // namespace delayq::cli

@@ -1,0 +1,71 @@
+#include "listing.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "duration.hpp"
+#include "json_output.hpp"
+#include "table.hpp"
+
+namespace delayq::cli {
+namespace {
+
+constexpr std::size_t kPage = 1000;
+
+std::string relative(TimePoint t, TimePoint now) {
+    return t >= now ? "in " + format_duration(t - now) : format_duration(now - t) + " ago";
+}
+
+// What matters about a message in its state: when it is due, when its lease ends, why it died.
+std::string when(const MessageInfo& m, TimePoint now) {
+    switch (m.state) {
+        case State::kScheduled:
+        case State::kReady:
+            return "due " + relative(m.due, now);
+        case State::kInFlight:
+            return m.lease_deadline ? "lease ends " + relative(*m.lease_deadline, now) : "";
+        case State::kDead:
+            return m.dead_at ? "dead since " + relative(*m.dead_at, now) : "";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::vector<MessageInfo> list_messages(Queue& queue, State state, std::size_t limit) {
+    std::vector<MessageInfo> out;
+    std::size_t offset = 0;
+    while (out.size() < limit) {
+        const std::size_t want = std::min(kPage, limit - out.size());
+        auto page = queue.list(state, Page{.offset = offset, .limit = want});
+        offset += want;
+        const bool last = page.empty();
+        for (auto& m : page) out.push_back(std::move(m));
+        // A page can come back short when messages left meanwhile; only an empty one ends it.
+        if (last) break;
+    }
+    if (out.size() > limit) out.resize(limit);
+    return out;
+}
+
+void print_messages(const std::vector<MessageInfo>& messages, TimePoint now, bool json) {
+    if (json) {
+        for (const auto& m : messages) std::printf("%s\n", to_line(message_json(m)).c_str());
+        return;
+    }
+    if (messages.empty()) {
+        std::printf("no messages\n");
+        return;
+    }
+    Table table({"ID", "STATE", "WHEN", "ATTEMPTS", "PAYLOAD", "LAST ERROR"});
+    for (const auto& m : messages) {
+        std::string error = m.dead_reason;
+        if (!m.last_error.empty()) error += (error.empty() ? "" : ": ") + m.last_error;
+        table.add({m.id, std::string(to_string(m.state)), when(m, now),
+                   std::to_string(m.attempts) + "/" + std::to_string(m.max_attempts),
+                   preview(m.payload), preview(error, 80)});
+    }
+    std::printf("%s", table.render().c_str());
+}
+
+}  // namespace delayq::cli

@@ -1,0 +1,145 @@
+#include "message_lines.hpp"
+
+#include <string>
+
+#include "duration.hpp"
+#include "errors.hpp"
+#include "json_output.hpp"
+
+namespace delayq::cli {
+namespace {
+
+constexpr std::size_t kMaxIdBytes = 200;
+constexpr int kMaxAttempts = 1'000'000;
+
+std::chrono::milliseconds duration_field(const Json& value, std::string_view name) {
+    if (value.is_number_integer()) {
+        if (value.get<long long>() < 0) {
+            throw UsageError("\"" + std::string(name) + "\" must not be negative");
+        }
+        return std::chrono::milliseconds(value.get<long long>());
+    }
+    if (!value.is_string()) {
+        throw UsageError("\"" + std::string(name) +
+                         "\" must be a duration string like \"30s\" or integer milliseconds");
+    }
+    return parse_duration(value.get<std::string>());
+}
+
+std::chrono::system_clock::time_point time_field(const Json& value) {
+    if (value.is_number_integer()) {
+        if (value.get<long long>() < 0) throw UsageError("\"at\" must not be before 1970");
+        return parse_time(std::to_string(value.get<long long>()));
+    }
+    if (!value.is_string()) {
+        throw UsageError("\"at\" must be an RFC 3339 time string or integer unix milliseconds");
+    }
+    return parse_time(value.get<std::string>());
+}
+
+Message parse_line(std::string_view text, const SendOptions& defaults) {
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        throw UsageError(std::string("invalid JSON: ") + e.what());
+    }
+    if (!j.is_object()) throw UsageError("expected a JSON object");
+    Message m;
+    m.options = defaults;
+    bool has_payload = false;
+    for (const auto& [key, value] : j.items()) {
+        if (key == "payload") {
+            if (!value.is_string()) throw UsageError("\"payload\" must be a string");
+            m.payload = value.get<std::string>();
+            has_payload = true;
+        } else if (key == "payload_base64") {
+            auto bytes = value.is_string() ? base64_decode(value.get<std::string>()) : std::nullopt;
+            if (!bytes) throw UsageError("\"payload_base64\" is not valid base64");
+            m.payload = std::move(*bytes);
+            if (has_payload) throw UsageError("give either \"payload\" or \"payload_base64\"");
+            has_payload = true;
+        } else if (key == "delay") {
+            m.options.delay = duration_field(value, key);
+            m.options.at.reset();
+        } else if (key == "at") {
+            m.options.at = time_field(value);
+            m.options.delay = std::chrono::milliseconds(0);
+        } else if (key == "id") {
+            if (!value.is_string()) throw UsageError("\"id\" must be a string");
+            m.options.id = value.get<std::string>();
+        } else if (key == "max_attempts") {
+            if (!value.is_number_integer() || value.get<long long>() < 1 ||
+                value.get<long long>() > kMaxAttempts) {
+                throw UsageError("\"max_attempts\" must be an integer from 1 to 1000000");
+            }
+            m.options.max_attempts = value.get<int>();
+        } else if (key == "expire_after") {
+            m.options.expire_after = duration_field(value, key);
+        } else {
+            throw UsageError("unknown field \"" + key +
+                             "\" (known: payload, payload_base64, delay, at, id, max_attempts, "
+                             "expire_after)");
+        }
+    }
+    if (!has_payload) throw UsageError("\"payload\" or \"payload_base64\" is missing");
+    if (j.contains("delay") && j.contains("at")) {
+        throw UsageError("give either \"delay\" or \"at\", not both");
+    }
+    return m;
+}
+
+}  // namespace
+
+void check_id(std::string_view id) {
+    if (id.empty()) throw UsageError("message id must not be empty");
+    if (id.size() > kMaxIdBytes) {
+        throw UsageError("message id is " + std::to_string(id.size()) +
+                         " bytes, over the limit of " + std::to_string(kMaxIdBytes));
+    }
+    for (char ch : id) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '{' || c == '}') throw UsageError("message id must not contain braces");
+        if (c < 0x20 || c >= 0x7f) {
+            throw UsageError("message id must contain only printable ASCII characters");
+        }
+    }
+}
+
+void check_message(const Message& message, std::size_t max_payload_bytes) {
+    const SendOptions& o = message.options;
+    if (message.payload.size() > max_payload_bytes) {
+        throw UsageError("payload is " + std::to_string(message.payload.size()) +
+                         " bytes, over the limit of " + std::to_string(max_payload_bytes));
+    }
+    if (!o.id.empty()) check_id(o.id);
+    if (o.expire_after.count() > 0 && !o.at && o.expire_after <= o.delay) {
+        throw UsageError(
+            "expire_after must be longer than the delay (the message would expire "
+            "before it is due)");
+    }
+}
+
+std::vector<MessageLine> parse_message_lines(std::string_view input, const SendOptions& defaults,
+                                             std::size_t max_payload_bytes) {
+    std::vector<MessageLine> out;
+    std::size_t line_no = 0;
+    while (!input.empty()) {
+        ++line_no;
+        const auto nl = input.find('\n');
+        std::string_view line = input.substr(0, nl);
+        input.remove_prefix(nl == std::string_view::npos ? input.size() : nl + 1);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+        try {
+            MessageLine parsed{line_no, parse_line(line, defaults)};
+            check_message(parsed.message, max_payload_bytes);
+            out.push_back(std::move(parsed));
+        } catch (const UsageError& e) {
+            throw UsageError("line " + std::to_string(line_no) + ": " + e.what());
+        }
+    }
+    return out;
+}
+
+}  // namespace delayq::cli

@@ -1,0 +1,42 @@
+#include "session.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+
+#include "local_redis.hpp"
+
+namespace delayq::cli {
+
+void add_redis_option(CLI::App& command, std::string& url) {
+    command
+        .add_option("--redis", url,
+                    "Redis URL: redis://[user:password@]host[:port][/db] or "
+                    "unix:///path/to/socket[?db=N] (default: $DELAYQ_REDIS_URL, else a "
+                    "local redis-server that delayq starts and manages itself)")
+        ->type_name("URL");
+}
+
+Session::Session(std::string url_option) : url_(std::move(url_option)) {
+    if (url_.empty()) {
+        const char* env = std::getenv("DELAYQ_REDIS_URL");
+        if (env != nullptr) url_ = env;
+    }
+    if (url_.empty()) {
+        managed_ = true;
+        url_ = LocalRedis(LocalRedis::default_dir()).url();
+    }
+}
+
+const Client& Session::client() {
+    if (!client_) client_.emplace(url_);
+    return *client_;
+}
+
+Queue Session::queue(std::string_view name) { return client().queue(name); }
+
+void Session::connect() {
+    if (managed_) LocalRedis(LocalRedis::default_dir()).ensure_running();
+    client().ping();
+}
+
+}  // namespace delayq::cli
