@@ -15,9 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "json_path.hpp"
+
 namespace {
 
 using Json = nlohmann::json;
+using delayq::bench::json_path;
 
 // mode -> fields every line of it must have ("a.b" looks inside objects).
 const std::map<std::string, std::vector<std::string>> kFields = {
@@ -56,20 +59,6 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"profile", "fetch_1000"},
     {"profile", "ack_1"},
 };
-
-const Json* lookup(const Json& j, const std::string& path) {
-    const Json* cur = &j;
-    std::size_t pos = 0;
-    while (pos <= path.size()) {
-        auto dot = path.find('.', pos);
-        if (dot == std::string::npos) dot = path.size();
-        const std::string key = path.substr(pos, dot - pos);
-        if (!cur->is_object() || !cur->contains(key)) return nullptr;
-        cur = &(*cur)[key];
-        pos = dot + 1;
-    }
-    return cur;
-}
 
 // Joins pieces into one string.
 std::string cat(std::initializer_list<std::string_view> parts) {
@@ -143,19 +132,19 @@ int main(int argc, char** argv) {
         const std::string what = cat({where, " (", mode, "/", variant, ")"});
         if (auto f = kFields.find(mode); f != kFields.end()) {
             for (const auto& field : f->second) {
-                const Json* v = lookup(j, field);
+                const Json* v = json_path(j, field);
                 bool ok = v != nullptr;
                 if (ok && v->is_number()) ok = std::isfinite(v->get<double>());
                 check(ok, cat({what, " has field ", field}));
             }
         }
-        if (const Json* rate = lookup(j, "msgs_per_s"); rate != nullptr && rate->is_number()) {
+        if (const Json* rate = json_path(j, "msgs_per_s"); rate != nullptr && rate->is_number()) {
             check(rate->get<double>() > 0, what + " msgs_per_s > 0");
         }
-        if (const Json* c = lookup(j, "complete"); c != nullptr) {
+        if (const Json* c = json_path(j, "complete"); c != nullptr) {
             check(c->is_boolean() && c->get<bool>(), what + " complete");
         }
-        if (const Json* e = lookup(j, "early_count"); e != nullptr) {
+        if (const Json* e = json_path(j, "early_count"); e != nullptr) {
             check(e->is_number() && e->get<double>() == 0, what + " early_count == 0");
         }
     }

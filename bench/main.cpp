@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "json_path.hpp"
 #include "modes.hpp"
 
 namespace delayq::bench {
@@ -121,20 +122,6 @@ std::string cpu_model() {
 
 // ---- the closing table ----------------------------------------------------------------------
 
-const Json* lookup(const Json& j, const std::string& path) {
-    const Json* cur = &j;
-    std::size_t pos = 0;
-    while (pos <= path.size()) {
-        auto dot = path.find('.', pos);
-        if (dot == std::string::npos) dot = path.size();
-        const std::string key = path.substr(pos, dot - pos);
-        if (!cur->is_object() || !cur->contains(key)) return nullptr;
-        cur = &(*cur)[key];
-        pos = dot + 1;
-    }
-    return cur;
-}
-
 struct Column {
     const char* path;
     const char* label;
@@ -197,7 +184,7 @@ void print_table(std::ostream& out) {
         std::vector<const Column*> cols;
         for (const auto& c : kColumns) {
             for (const Json* r : rows) {
-                if (lookup(*r, c.path) != nullptr) {
+                if (json_path(*r, c.path) != nullptr) {
                     cols.push_back(&c);
                     break;
                 }
@@ -210,7 +197,7 @@ void print_table(std::ostream& out) {
         for (const Json* r : rows) {
             std::vector<std::string> row = {mode, r->value("variant", "")};
             for (const Column* c : cols) {
-                const Json* v = lookup(*r, c->path);
+                const Json* v = json_path(*r, c->path);
                 row.push_back(v != nullptr ? cell(*v) : "-");
             }
             cells.push_back(row);
