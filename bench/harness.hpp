@@ -41,27 +41,6 @@ struct Endpoint {
 // Parses redis://[user:password@]host[:port][/db] and unix:///path[?db=N].
 Endpoint parse_endpoint(std::string_view url);
 
-// A redis-server of our own: a free loopback port, a temporary directory, no persistence,
-// default hz. Killed and cleaned up by the destructor.
-class RedisProcess {
-  public:
-    RedisProcess();
-    ~RedisProcess();
-    RedisProcess(const RedisProcess&) = delete;
-    RedisProcess& operator=(const RedisProcess&) = delete;
-
-    std::string url() const;
-    int port() const { return port_; }
-    pid_t pid() const { return pid_; }
-
-  private:
-    bool try_start();
-
-    std::filesystem::path dir_;
-    int port_ = 0;
-    pid_t pid_ = -1;
-};
-
 // A reply, flattened.
 struct RawReply {
     enum class Kind { kNil, kInteger, kString, kError, kArray };

@@ -12,6 +12,7 @@
 
 #include "json_path.hpp"
 #include "modes.hpp"
+#include "support/redis_server.hpp"
 
 namespace delayq::bench {
 namespace {
@@ -218,12 +219,14 @@ void print_table(std::ostream& out) {
 }
 
 int run(const Settings& settings) {
-    std::unique_ptr<RedisProcess> server;
+    // Without --redis: a redis-server of our own (free loopback port, temporary directory, no
+    // persistence, default hz), started by the same launcher the tests use.
+    std::unique_ptr<test::RedisServer> server;
     std::string url = settings.redis_url;
     if (url.empty()) {
-        server = std::make_unique<RedisProcess>();
+        server = std::make_unique<test::RedisServer>();
         url = server->url();
-        note("started redis-server on " + url + " (pid " + std::to_string(server->pid()) + ")");
+        note("started redis-server on " + url);
     }
     Probe probe(parse_endpoint(url));
     Context ctx(settings, url, probe);

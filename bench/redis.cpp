@@ -1,14 +1,6 @@
 // The redis-server the bench starts, and the raw hiredis probe for Redis-side figures.
 
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <hiredis/hiredis.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <charconv>
 #include <limits>
@@ -65,23 +57,6 @@ redisContext* connect_endpoint(const Endpoint& e, std::chrono::milliseconds time
     }
     redisSetTimeout(c, timeval{120, 0});  // INFO and UNLINK waits can be slow under load
     return c;
-}
-
-int free_loopback_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) throw std::runtime_error("socket() failed");
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(addr);
-    // POSIX socket calls take sockaddr*; sockaddr_in is made to be passed that way.
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-        ::close(fd);
-        throw std::runtime_error("cannot bind a loopback port");
-    }
-    ::close(fd);
-    return ntohs(addr.sin_port);
 }
 
 // "field:value" from an INFO text; empty when absent.
@@ -148,86 +123,6 @@ Endpoint parse_endpoint(std::string_view url) {
     }
     if (!rest.empty()) e.host = std::string(rest);
     return e;
-}
-
-// ---- RedisProcess -------------------------------------------------------------------------
-
-RedisProcess::RedisProcess() {
-    std::string templ = (std::filesystem::temp_directory_path() / "delayq-bench-XXXXXX").string();
-    if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = templ;
-    for (int attempt = 0; attempt < 10; ++attempt) {
-        port_ = free_loopback_port();
-        if (try_start()) return;
-    }
-    std::filesystem::remove_all(dir_);
-    throw std::runtime_error("redis-server did not start (is it on PATH?)");
-}
-
-RedisProcess::~RedisProcess() {
-    if (pid_ > 0) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-}
-
-std::string RedisProcess::url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
-
-bool RedisProcess::try_start() {
-    std::vector<std::string> args = {"redis-server",
-                                     "--port",
-                                     std::to_string(port_),
-                                     "--bind",
-                                     "127.0.0.1",
-                                     "--save",
-                                     "",
-                                     "--appendonly",
-                                     "no",
-                                     "--dir",
-                                     dir_.string(),
-                                     "--logfile",
-                                     (dir_ / "redis.log").string(),
-                                     "--daemonize",
-                                     "no"};
-    std::vector<char*> argv;
-    argv.reserve(args.size() + 1);
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string out = (dir_ / "stdout.log").string();
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out.c_str(),
-                                     O_WRONLY | O_CREAT | O_APPEND, 0600);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    pid_t pid = -1;
-    int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("cannot run redis-server (is it on PATH?)");
-    pid_ = pid;
-    Endpoint e;
-    e.port = port_;
-    const auto deadline = SteadyClock::now() + 15s;
-    while (SteadyClock::now() < deadline) {
-        int status = 0;
-        if (::waitpid(pid_, &status, WNOHANG) == pid_) {  // exited: port taken, draw another
-            pid_ = -1;
-            return false;
-        }
-        if (redisContext* c = connect_endpoint(e, 200ms)) {
-            auto* r = static_cast<redisReply*>(redisCommand(c, "PING"));
-            bool ok = r != nullptr && r->type == REDIS_REPLY_STATUS;
-            if (r != nullptr) freeReplyObject(r);
-            redisFree(c);
-            if (ok) return true;
-        }
-        std::this_thread::sleep_for(20ms);
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-    return false;
 }
 
 // ---- Probe --------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ class RedisServer {
     bool running() const { return pid_ > 0; }
 
     int port() const { return port_; }
+    pid_t pid() const { return pid_; }
     // redis://127.0.0.1:<port>, plus /<db> when db >= 0.
     std::string url(int db = -1) const;
     // Only with RedisServerOptions::unix_socket.
