@@ -378,15 +378,20 @@ TEST_F(ConnectionTest, FullRedisRefusesSendsWholeButStillDrains) {
     const long long limit = used_memory(server()) + 2 * 1024 * 1024;
     ASSERT_FALSE(
         server().command({"CONFIG", "SET", "maxmemory", std::to_string(limit)}).is_error());
-    const std::string payload(64 * 1024, 'p');
+    // Fill with ever smaller payloads: a big send's own query buffer counts towards maxmemory,
+    // so its refusal alone does not mean that a small one is refused too.
     long long stored = 0;
     bool refused = false;
-    for (int i = 0; i < 500 && !refused; ++i) {
-        try {
-            q.send(payload);
-            ++stored;
-        } catch (const OutOfMemoryError&) {
-            refused = true;
+    for (std::size_t size : {64 * 1024, 1024, 16}) {
+        const std::string payload(size, 'p');
+        refused = false;
+        for (int i = 0; i < 5000 && !refused; ++i) {
+            try {
+                q.send(payload);
+                ++stored;
+            } catch (const OutOfMemoryError&) {
+                refused = true;
+            }
         }
     }
     ASSERT_TRUE(refused);

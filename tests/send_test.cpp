@@ -221,6 +221,65 @@ TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueOption) {
     EXPECT_EQ(f.deliveries[0].attempt(), 1);
 }
 
+TEST_F(SendTest, DuplicateReportsTheDueTimeTheMessageHasNow) {
+    Queue q = queue();
+    q.send("a", {.delay = 1h, .id = "k"});
+    const RescheduleResult moved = q.reschedule("k", 2h);
+    ASSERT_EQ(moved.status, RescheduleStatus::kRescheduled);
+    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(moved.due));
+
+    q.reschedule("k", 0ms);
+    const Delivery d = fetch_one(q);
+    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(d.due()));
+
+    const NackResult retry = q.nack(d, Nack{.delay = 1h});
+    ASSERT_EQ(retry.status, NackStatus::kRetrying);
+    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.due));
+}
+
+// A record that was never delivered is stored in a short shape (see decode in lib.lua): every
+// shape must give back exactly what was sent, before and after a delivery.
+TEST_F(SendTest, EveryRecordShapeRoundTrips) {
+    Queue q = queue();
+    const std::string binary("\0\xff\x01 {}:\n", 8);
+    struct Case {
+        std::string payload;
+        SendOptions options;
+    };
+    const std::vector<Case> cases{
+        {"plain", {.delay = 1h}},
+        {"", {.delay = 1h, .max_attempts = 3}},
+        {binary, {.delay = 1h, .id = "caller"}},
+        {"expiring", {.delay = 1h, .expire_after = 2h}},
+        {"both", {.delay = 1h, .id = "caller-2", .max_attempts = 1000, .expire_after = 3h}},
+    };
+    for (const Case& c : cases) {
+        const SendResult sent = q.send(c.payload, c.options);
+        const RescheduleResult moved = q.reschedule(sent.id, 30min);
+        ASSERT_EQ(moved.status, RescheduleStatus::kRescheduled);
+        const auto info = q.get(sent.id);
+        ASSERT_TRUE(info);
+        EXPECT_EQ(info->payload, c.payload);
+        EXPECT_EQ(info->attempts, 0);
+        const int max_attempts = c.options.max_attempts == 0 ? 25 : c.options.max_attempts;
+        EXPECT_EQ(info->max_attempts, max_attempts);
+        EXPECT_EQ(info->expire_at.has_value(), c.options.expire_after > 0ms);
+        EXPECT_EQ(ms(info->due), ms(moved.due));
+        const auto page = q.list(State::kScheduled, {});
+        ASSERT_FALSE(page.empty());
+        EXPECT_EQ(ms(page.back().due), ms(moved.due));
+
+        q.reschedule(sent.id, 0ms);
+        const Delivery d = fetch_one(q);
+        EXPECT_EQ(d.id(), sent.id);
+        EXPECT_EQ(d.payload(), c.payload);
+        EXPECT_EQ(d.attempt(), 1);
+        EXPECT_EQ(d.max_attempts(), max_attempts);
+        ASSERT_EQ(q.ack(d), AckResult::kAcked);
+    }
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
 TEST_F(SendTest, ExpiryIsRecorded) {
     Queue q = queue();
     const std::int64_t before = server().time_ms();

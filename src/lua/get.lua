@@ -24,5 +24,7 @@ else
         state, score = 'dead', redis.call('ZSCORE', K.dead, member)
     end
 end
-return {state, tonumber(score or 0), m.attempts, m.max, m.expire, m.due, m.reason,
+local due = m.due
+if state == 'scheduled' or state == 'ready' then due = tonumber(score) end
+return {state, tonumber(score or 0), m.attempts, m.max, m.expire, due, m.reason,
         redis.call('HGET', K.err, id) or '', m.payload}

@@ -35,6 +35,7 @@ for i = 1, #page, 2 do
         items[n + 4] = m.max
         items[n + 5] = m.expire
         items[n + 6] = m.due
+        if set == K.pending then items[n + 6] = items[n + 2] end
         items[n + 7] = m.reason
         items[n + 8] = redis.call('HGET', K.err, id) or ''
         items[n + 9] = m.payload

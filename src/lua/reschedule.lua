@@ -23,8 +23,7 @@ if m.token ~= 0 then return {'in_flight', 0} end
 if not redis.call('ZSCORE', K.pending, member) then return {'dead', 0} end
 if m.expire > 0 and due > m.expire then due = m.expire end
 local head = head_due()
-m.due = due
-redis.call('HSET', K.msg, id, encode(m))
+-- A pending message's due time is its score alone (see decode in lib.lua): the record stays.
 redis.call('ZADD', K.pending, str(due), member)
 wake_if_earlier(head, due, now)
 return {'rescheduled', due}

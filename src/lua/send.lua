@@ -41,27 +41,43 @@ end
 
 local head = head_due()
 local first = take_seq(n, now_us)
-local out, zadd, earliest = {}, {}, nil
+local ids, members = {}, {}
 for i = 1, n do
-    local b = (i - 1) * 6
-    local id, due, payload = ARGV[b + 1], dues[i], ARGV[b + 6]
-    local key = seq_key(first + i - 1)
-    local member, created
+    local id, key = ARGV[(i - 1) * 6 + 1], seq_key(first + i - 1)
     if id == '' then
-        id = key
-        -- A caller may have taken this id by hand; draw again until it is free.
-        while redis.call('HSETNX', K.msg, id, new_record(maxes[i], expires[i], due, '', payload))
-            == 0 do
-            id = seq_key(take_seq(1, now_us))
-        end
-        member, created = id, 1
+        ids[i], members[i] = key, key
     else
-        member = key .. id
-        created = redis.call('HSETNX', K.msg, id,
-                             new_record(maxes[i], expires[i], due, member, payload))
-        if created == 0 then due = decode(redis.call('HGET', K.msg, id)).due end
+        ids[i], members[i] = id, key .. id
+    end
+end
+
+-- One lookup and one write for the whole batch: a command per message was most of the cost.
+local found = redis.call('HMGET', K.msg, unpack(ids))
+local out, hset, zadd, earliest = {}, {}, {}, nil
+local created_at = {}  -- id -> index of the message of this call that created it
+for i = 1, n do
+    local id, member, due = ids[i], members[i], dues[i]
+    local created = 1
+    if ARGV[(i - 1) * 6 + 1] == '' then
+        -- A caller may have taken this id by hand; draw again until it is free.
+        while found[i] or created_at[id] do
+            id = seq_key(take_seq(1, now_us))
+            member = id
+            found[i] = redis.call('HEXISTS', K.msg, id) == 1
+        end
+    elseif found[i] then
+        local m = decode(found[i])
+        created, due = 0, due_of(member_of(id, m), m)
+    elseif created_at[id] then
+        created, due = 0, dues[created_at[id]]
     end
     if created == 1 then
+        created_at[id] = i
+        dues[i] = due
+        local stored = member
+        if stored == id then stored = '' end
+        hset[#hset + 1] = id
+        hset[#hset + 1] = new_record(maxes[i], expires[i], stored, ARGV[i * 6])
         zadd[#zadd + 1] = str(due)
         zadd[#zadd + 1] = member
         if earliest == nil or due < earliest then earliest = due end
@@ -72,6 +88,7 @@ for i = 1, n do
 end
 
 if #zadd > 0 then
+    redis.call('HSET', K.msg, unpack(hset))
     redis.call('ZADD', K.pending, unpack(zadd))
     redis.call('HINCRBY', K.stats, 'sent', #zadd / 2)
     wake_if_earlier(head, earliest, now)
