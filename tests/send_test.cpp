@@ -136,6 +136,24 @@ std::string next_sequence_id(std::string id) {
     return id;
 }
 
+// The ids of a batch are consecutive numbers, also across the blocks of 256 in which send.lua
+// formats them.
+TEST_F(SendTest, BatchIdsAreConsecutiveFourteenDigitHexNumbers) {
+    Queue q = queue();
+    std::vector<Message> batch(1000, Message{"b", {.delay = 1h}});
+    const std::vector<SendResult> sent = q.send_batch(batch);
+    ASSERT_EQ(sent.size(), batch.size());
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+        ASSERT_EQ(sent[i].id.size(), 14u) << sent[i].id;
+        ASSERT_EQ(sent[i].id.find_first_not_of("0123456789abcdef"), std::string::npos);
+        if (i > 0) {
+            EXPECT_EQ(std::stoull(sent[i].id, nullptr, 16),
+                      std::stoull(sent[i - 1].id, nullptr, 16) + 1)
+                << sent[i - 1].id << " then " << sent[i].id;
+        }
+    }
+}
+
 TEST_F(SendTest, GeneratedIdsDoNotCollideWithCallerIds) {
     Queue q = queue();
     const std::string generated = q.send("first", {.delay = 1h}).id;
