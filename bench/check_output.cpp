@@ -58,6 +58,7 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"profile", "send_1"},
     {"profile", "fetch_1000"},
     {"profile", "ack_1"},
+    {"profile", "ack_1000"},
 };
 
 // Joins pieces into one string.

@@ -103,6 +103,19 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
             leased.pop_front();
         }
     }));
+    lines.push_back(timed(ctx, Phase{"ack_1000", 0, 0}, [&](Phase& p) {
+        std::vector<Delivery> chunk;
+        while (p.msgs < n && !leased.empty()) {
+            chunk.clear();
+            while (chunk.size() < 1000 && p.msgs + chunk.size() < n && !leased.empty()) {
+                chunk.push_back(std::move(leased.front()));
+                leased.pop_front();
+            }
+            q.ack(chunk);
+            p.msgs += chunk.size();
+            ++p.calls;
+        }
+    }));
     // An idle fetch: nothing due (the rest is in flight with a long lease).
     client.queue(name + "-empty").send(payload, SendOptions{.delay = std::chrono::hours(1)});
     Queue idle = client.queue(name + "-empty");

@@ -1,5 +1,8 @@
 #include "keys.hpp"
 
+#include <array>
+#include <cstdio>
+
 namespace delayq::detail {
 
 QueueKeys make_keys(std::string_view queue) {
@@ -19,6 +22,18 @@ std::optional<std::string> queue_of_stats_key(std::string_view key) {
         return std::nullopt;
     }
     return std::string(key.substr(kHead.size(), key.size() - kHead.size() - kTail.size()));
+}
+
+std::string lease_member(std::uint64_t token, std::string_view id) {
+    constexpr std::size_t kSeqLen = 14;  // SEQ_LEN in lib.lua
+    std::array<char, 24> hex{};
+    const int len =
+        std::snprintf(hex.data(), hex.size(), "%014llx", static_cast<unsigned long long>(token));
+    // No script hands out such a token; '' is a member no lease can have.
+    if (len != static_cast<int>(kSeqLen)) return {};
+    std::string out(hex.data(), kSeqLen);
+    out.append(id);
+    return out;
 }
 
 }  // namespace delayq::detail

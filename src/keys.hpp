@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,5 +27,10 @@ inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
 
 // The queue name in a key matched by kStatsPattern; nullopt for any other key.
 std::optional<std::string> queue_of_stats_key(std::string_view key);
+
+// A delivery's lease as scripts take it: the member of the inflight set, which is the token as a
+// 14-digit hex sequence key followed by the id (lease_of in src/lua/lib.lua). Passing the member
+// itself spares every script a number parse and a string.format per message.
+std::string lease_member(std::uint64_t token, std::string_view id);
 
 }  // namespace delayq::detail

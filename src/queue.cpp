@@ -128,6 +128,15 @@ AckResult Queue::ack(const Delivery& delivery) {
     return core_->ack(*conn, std::span(&lease, 1)).front();
 }
 
+std::vector<AckResult> Queue::ack(std::span<const Delivery> deliveries) {
+    if (deliveries.empty()) return {};
+    std::vector<detail::LeaseRef> leases;
+    leases.reserve(deliveries.size());
+    for (const Delivery& d : deliveries) leases.push_back(lease_of(d));
+    auto conn = core_->client().pool().acquire();
+    return core_->ack(*conn, leases);
+}
+
 NackResult Queue::nack(const Delivery& delivery, const Nack& nack) {
     Duration delay = nack.delay.value_or(Duration(0));
     if (!nack.delay) {

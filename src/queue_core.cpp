@@ -21,10 +21,7 @@ std::string_view truncate_error(std::string_view text) {
 }
 
 void add_leases(ScriptArgs& args, std::span<const LeaseRef> leases) {
-    for (const auto& lease : leases) {
-        args.add(lease.id);
-        args.add(static_cast<std::int64_t>(lease.token));
-    }
+    for (const auto& lease : leases) args.add_owned(lease_member(lease.token, lease.id));
 }
 
 void check_leases(std::span<const LeaseRef> leases) {
@@ -139,8 +136,7 @@ std::vector<AckResult> QueueCore::ack(Connection& conn, std::span<const LeaseRef
 NackResult QueueCore::nack(Connection& conn, const LeaseRef& lease, Duration delay,
                            std::string_view error, bool dead_now) {
     ScriptArgs args;
-    args.add(lease.id);
-    args.add(static_cast<std::int64_t>(lease.token));
+    args.add_owned(lease_member(lease.token, lease.id));
     args.add(validate_delay(delay, "nack delay"));
     args.add(truncate_error(error));
     args.add(dead_now ? std::string_view("dead") : std::string_view("retry"));

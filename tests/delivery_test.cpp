@@ -108,6 +108,23 @@ TEST_F(DeliveryTest, AckDeletesEveryTrace) {
     EXPECT_EQ(q.stats().totals.acked, 1u);
 }
 
+TEST_F(DeliveryTest, BatchAckAcksEachHeldLeaseOnce) {
+    Queue q = queue();
+    send_many(q, 3);
+    FetchResult r = fetch_some(q, 3, 30s);
+    ASSERT_EQ(r.deliveries.size(), 3u);
+    const Delivery stale = r.deliveries[2];
+    ASSERT_EQ(q.ack(stale), AckResult::kAcked);
+    const std::vector<Delivery> batch{r.deliveries[0], r.deliveries[1], r.deliveries[0], stale};
+    EXPECT_EQ(q.ack(batch), (std::vector<AckResult>{AckResult::kAcked, AckResult::kAcked,
+                                                    AckResult::kLeaseLost, AckResult::kLeaseLost}));
+    EXPECT_EQ(q.stats().totals.acked, 3u);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+    EXPECT_TRUE(q.ack(std::span<const Delivery>{}).empty());
+    const std::vector<Delivery> too_many(1001, stale);
+    EXPECT_THROW(q.ack(too_many), InvalidArgument);
+}
+
 TEST_F(DeliveryTest, SecondAckReportsLeaseLost) {
     Queue q = queue();
     q.send("x");

@@ -56,6 +56,9 @@ class Queue {
     // Low-level consumption; Consumer is built on these.
     FetchResult fetch(std::size_t max_count, Duration visibility);
     AckResult ack(const Delivery& delivery);
+    // Acks up to 1000 deliveries in one script call; one result per delivery, in order. A
+    // delivery named twice is acked once: the second reports kLeaseLost.
+    std::vector<AckResult> ack(std::span<const Delivery> deliveries);
     // Without Nack::delay, the delay is Backoff{}'s (a Consumer uses its own Backoff).
     NackResult nack(const Delivery& delivery, const Nack& nack);
     NackResult reject(const Delivery& delivery, const Reject& reject);

@@ -1,35 +1,45 @@
 #!lua flags=allow-oom
 -- ack: deletes handled messages and every trace of them. A stale token (the lease was lost and
--- the message moved on) changes nothing: its lease is no longer in the inflight set, so the
--- ZREM that proves the lease is the whole check. allow-oom: it only frees memory.
+-- the message moved on) changes nothing: its lease is no longer in the inflight set and its
+-- record no longer names its token. allow-oom: it only frees memory.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: pairs of id, token (decimal) for each message; 1 to 1000 pairs.
--- Returns: one integer per pair: 1 acked, 0 lease lost or message gone.
-if #ARGV == 0 or #ARGV % 2 ~= 0 or #ARGV > 2000 then return bad_argument() end
--- One ZMSCORE, ZREM and two HDELs for the whole batch: a command per message was most of the
--- cost of a group-committed ack.
-local n = #ARGV / 2
-local leases = {}
-for i = 1, n do
-    local token = tonumber(ARGV[2 * i])
-    -- A token that is no number matches no lease; '' keeps the positions of ZMSCORE's answer.
-    leases[i] = token and lease_of(token, ARGV[2 * i - 1]) or ''
-end
-local held = redis.call('ZMSCORE', K.inflight, unpack(leases))
-local out, gone, ids, seen = {}, {}, {}, {}
-for i = 1, n do
-    out[i] = 0
-    if held[i] and not seen[leases[i]] then
-        seen[leases[i]] = true
-        out[i] = 1
-        gone[#gone + 1] = leases[i]
-        ids[#ids + 1] = ARGV[2 * i - 1]
+-- ARGV: the lease of each message (1 to 1000): its token as a sequence key, then its id (the
+--   inflight member, see lib.lua).
+-- Returns: one integer per lease: 1 acked, 0 lease lost or message gone.
+local n = #ARGV
+if n == 0 or n > 1000 then return bad_argument() end
+local ids, out = {}, {}
+for i = 1, n do ids[i] = lease_id(ARGV[i]) end
+-- One ZREM for the whole batch. When it removed every lease, all were held: the usual case,
+-- with nothing to read (a ZMSCORE first would make Redis format a score per lease).
+local removed = redis.call('ZREM', K.inflight, unpack(ARGV))
+local gone = ids
+if removed == n then
+    for i = 1, n do out[i] = 1 end
+else
+    -- Some leases were stale or named twice. A lease was held exactly when its record still
+    -- names its token: every way a lease ends (ack, nack, release, the sweep) deletes the record
+    -- or clears the token.
+    local recs = redis.call('HMGET', K.msg, unpack(ids))
+    local seen = {}
+    gone = {}
+    for i = 1, n do
+        local lease = ARGV[i]
+        out[i] = 0
+        if recs[i] and not seen[lease] then
+            local _, _, _, token = fields(recs[i])
+            if token ~= 0 and lease_of(token, ids[i]) == lease then
+                seen[lease] = true
+                out[i] = 1
+                gone[#gone + 1] = ids[i]
+            end
+        end
     end
 end
 if #gone > 0 then
-    redis.call('ZREM', K.inflight, unpack(gone))
-    redis.call('HDEL', K.msg, unpack(ids))
-    redis.call('HDEL', K.err, unpack(ids))
+    redis.call('HDEL', K.msg, unpack(gone))
+    -- Most messages never failed: skip converting every id for a hash that is not there.
+    if redis.call('EXISTS', K.err) == 1 then redis.call('HDEL', K.err, unpack(gone)) end
     redis.call('HINCRBY', K.stats, 'acked', #gone)
 end
 return out

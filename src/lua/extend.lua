@@ -1,21 +1,25 @@
 #!lua flags=allow-oom
 -- extend: renews the leases of messages whose handlers still run. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 visibility_ms (> 0), then pairs of id, token.
--- Returns: one integer per pair: the new lease deadline (unix ms), or 0 when the lease is lost.
+-- ARGV: 1 visibility_ms (> 0), then the lease of each message (1 to 1000, see ack.lua).
+-- Returns: one integer per lease: the new lease deadline (unix ms), or 0 when the lease is lost.
 local visibility = uint(ARGV[1])
-if visibility == nil or visibility < 1 or #ARGV < 3 or #ARGV % 2 ~= 1 then return bad_argument() end
+local n = #ARGV - 1
+if visibility == nil or visibility < 1 or n < 1 or n > 1000 then return bad_argument() end
 local now = clock()
 local deadline = now + visibility
-local out = {}
-for i = 2, #ARGV, 2 do
-    local id, token = ARGV[i], tonumber(ARGV[i + 1])
-    local lease = token and lease_of(token, id)
-    if lease and redis.call('ZSCORE', K.inflight, lease) then
-        redis.call('ZADD', K.inflight, 'XX', str(deadline), lease)
-        out[#out + 1] = deadline
-    else
-        out[#out + 1] = 0
+local leases = {unpack(ARGV, 2)}
+local held = redis.call('ZMSCORE', K.inflight, unpack(leases))
+local out, zadd, k = {}, {}, 0
+local deadline_s = str(deadline)
+for i = 1, n do
+    out[i] = 0
+    if held[i] then
+        out[i] = deadline
+        zadd[k + 1] = deadline_s
+        zadd[k + 2] = leases[i]
+        k = k + 2
     end
 end
+if k > 0 then redis.call('ZADD', K.inflight, 'XX', unpack(zadd)) end
 return out

@@ -64,43 +64,51 @@ end
 local deliveries = {}
 if #due > 0 then
     local members, ids = {}, {}
-    for i = 1, #due, 2 do
-        members[#members + 1] = due[i]
-        ids[#ids + 1] = id_of(due[i])
+    for i = 1, #due / 2 do
+        local member = due[2 * i - 1]
+        members[i], ids[i] = member, id_of(member)
     end
     redis.call('ZREM', K.pending, unpack(members))
     local recs = redis.call('HMGET', K.msg, unpack(ids))
-    local token = take_seq(#ids, now_us)
-    local hset, zadd = {}, {}
+    local first = take_seq(#ids, now_us)
+    local tokens = seq_keys(first, #ids)
+    local hset, zadd, w, d = {}, {}, 0, 0
     local deadline = str(now + visibility)
     for i, id in ipairs(ids) do
-        local m = record_of(members[i], recs[i])
-        if not m then
-            -- A member without a record cannot be delivered; count it rather than hide it.
+        local member, rec = members[i], recs[i]
+        local attempts, max, expire, _, member_field, payload
+        if rec then
+            attempts, max, expire, _, _, member_field, _, payload = fields(rec)
+            if member_field == '' then member_field = id end
+        end
+        if not rec or member_field ~= member then
+            -- A member without its record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
-        elseif m.expire > 0 and m.expire <= now then
-            bury(id, m, members[i], now, 'expired', nil, events)
+        elseif expire > 0 and expire <= now then
+            bury(id, decode(rec), member, now, 'expired', nil, events)
         else
-            m.attempts = m.attempts + 1
-            m.token = token + i - 1
-            m.due = tonumber(due[2 * i])
-            hset[#hset + 1] = id
-            hset[#hset + 1] = encode(m)
-            zadd[#zadd + 1] = deadline
-            zadd[#zadd + 1] = lease_of(m.token, id)
-            local d = #deliveries
+            attempts = attempts + 1
+            local token, due_ms = first + i - 1, tonumber(due[2 * i])
+            local stored = member
+            if stored == id then stored = '' end
+            hset[w + 1] = id
+            hset[w + 2] = cmsgpack.pack(attempts, max, expire, token, due_ms, stored, '', payload)
+            zadd[w + 1] = deadline
+            zadd[w + 2] = tokens[i] .. id
+            w = w + 2
             deliveries[d + 1] = id
-            deliveries[d + 2] = m.token
-            deliveries[d + 3] = m.attempts
-            deliveries[d + 4] = m.max
-            deliveries[d + 5] = m.due
-            deliveries[d + 6] = m.payload
+            deliveries[d + 2] = token
+            deliveries[d + 3] = attempts
+            deliveries[d + 4] = max
+            deliveries[d + 5] = due_ms
+            deliveries[d + 6] = payload
+            d = d + 6
         end
     end
-    if #hset > 0 then
+    if w > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))
-        redis.call('HINCRBY', K.stats, 'delivered', #hset / 2)
+        redis.call('HINCRBY', K.stats, 'delivered', w / 2)
     end
 end
 

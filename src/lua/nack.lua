@@ -3,16 +3,18 @@
 -- set when it is out of attempts, past its expiry or rejected for good. allow-oom: a full Redis
 -- must still be able to retire failed messages.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 id, 2 token, 3 delay_ms, 4 error text (kept as the last error), 5 mode: 'retry' or
---       'dead' (dead-letter now), 6 dead_max_count (0 = unbounded), 7 dead_max_age_ms (0 = unbounded)
+-- ARGV: 1 lease (see ack.lua), 2 delay_ms, 3 error text (kept as the last error), 4 mode: 'retry'
+--       or 'dead' (dead-letter now), 5 dead_max_count (0 = unbounded), 6 dead_max_age_ms
+--       (0 = unbounded)
 -- Returns: {'retry', due_ms} | {'dead', reason, attempts} | {'lost', 0} when the token is stale.
-local id, token, delay = ARGV[1], tonumber(ARGV[2]), uint(ARGV[3])
-local mode, dead_max_count, dead_max_age = ARGV[5], uint(ARGV[6]), uint(ARGV[7])
-if token == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_max_count == nil
+local lease, delay = ARGV[1], uint(ARGV[2])
+local mode, dead_max_count, dead_max_age = ARGV[4], uint(ARGV[5]), uint(ARGV[6])
+if lease == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_max_count == nil
     or dead_max_age == nil then
     return bad_argument()
 end
-if redis.call('ZREM', K.inflight, lease_of(token, id)) == 0 then return {'lost', 0} end
+if redis.call('ZREM', K.inflight, lease) == 0 then return {'lost', 0} end
+local id = lease_id(lease)
 local rec = redis.call('HGET', K.msg, id)
 if not rec then
     redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
@@ -30,7 +32,7 @@ elseif m.attempts >= m.max then
     reason = 'attempts exhausted'
 end
 if reason then
-    bury(id, m, member, now, reason, ARGV[4], nil)
+    bury(id, m, member, now, reason, ARGV[3], nil)
     trim_dead(now, dead_max_count, dead_max_age)
     return {'dead', reason, m.attempts}
 end
@@ -42,7 +44,7 @@ local head = head_due()
 m.token = 0
 m.due = due
 redis.call('HSET', K.msg, id, encode(m))
-redis.call('HSET', K.err, id, ARGV[4])
+redis.call('HSET', K.err, id, ARGV[3])
 redis.call('ZADD', K.pending, str(due), member)
 redis.call('HINCRBY', K.stats, 'retried', 1)
 wake_if_earlier(head, due, now)

@@ -2,16 +2,15 @@
 -- release: hands leased messages that no handler started back at once (a consumer stopping), at
 -- their original due time and without counting the attempt. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: pairs of id, token.
--- Returns: one integer per pair: 1 released, 0 lease lost.
-if #ARGV == 0 or #ARGV % 2 ~= 0 then return bad_argument() end
+-- ARGV: the lease of each message (1 to 1000, see ack.lua).
+-- Returns: one integer per lease: 1 released, 0 lease lost.
+if #ARGV == 0 or #ARGV > 1000 then return bad_argument() end
 local now = clock()
 local head = head_due()
 local out, earliest, released = {}, nil, 0
-for i = 1, #ARGV, 2 do
-    local id, token = ARGV[i], tonumber(ARGV[i + 1])
-    local rec = token and redis.call('ZREM', K.inflight, lease_of(token, id)) == 1 and
-                    redis.call('HGET', K.msg, id)
+for i = 1, #ARGV do
+    local id = lease_id(ARGV[i])
+    local rec = redis.call('ZREM', K.inflight, ARGV[i]) == 1 and redis.call('HGET', K.msg, id)
     if rec then
         local m = decode(rec)
         local member = member_of(id, m)

@@ -17,6 +17,7 @@ class ScriptArgs {
   public:
     void add(std::string_view view) { views_.push_back(view); }
     void add(std::int64_t number) { views_.push_back(owned_.emplace_back(std::to_string(number))); }
+    void add_owned(std::string text) { views_.push_back(owned_.emplace_back(std::move(text))); }
     std::span<const std::string_view> views() const { return views_; }
     std::size_t size() const { return views_.size(); }
 
