@@ -16,7 +16,7 @@ std::size_t unknown_sends(const History& h) {
 
 TEST_F(FaultRedisCrash, AcknowledgedSendsSurviveKillAndRestart) {
     const ProducerSpec producer{
-        .count = 150, .delay_min_ms = 0, .delay_max_ms = 300, .interval_ms = 10};
+        .count = 150, .delay_min_ms = 300, .delay_max_ms = 600, .interval_ms = 10};
     start_producer("p1", producer);
     start_producer("p2", producer);
     const ConsumerSpec consumer{.visibility_ms = 1000, .handler_sleep_ms = 10, .concurrency = 4};
