@@ -49,9 +49,13 @@ void FaultTest::SetUp() {
 
 void FaultTest::TearDown() {
     for (auto& [name, w] : workers_) w->kill();
-    if (HasFailure()) {
+    // DELAYQ_FAULT_KEEP=1 keeps histories and worker logs of passing tests too.
+    const char* keep = std::getenv("DELAYQ_FAULT_KEEP");
+    if (HasFailure() || (keep != nullptr && *keep == '1')) {
         for (auto& [name, w] : workers_) {
-            std::cerr << "---- log of " << name << ":\n" << w->log().substr(0, 4000) << '\n';
+            if (HasFailure()) {
+                std::cerr << "---- log of " << name << ":\n" << w->log().substr(0, 4000) << '\n';
+            }
         }
         std::cerr << "histories kept in " << dir_ << '\n';
     } else {
