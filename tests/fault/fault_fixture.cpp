@@ -100,7 +100,9 @@ WorkerProcess& FaultTest::start_consumer(const std::string& name, const Consumer
                                      "--handler-sleep-ms",
                                      std::to_string(spec.handler_sleep_ms),
                                      "--concurrency",
-                                     std::to_string(spec.concurrency)};
+                                     std::to_string(spec.concurrency),
+                                     "--idle-check-ms",
+                                     std::to_string(spec.idle_check_ms)};
     if (spec.manual_ack) args.emplace_back("--manual-ack");
     return spawn(name, args, wrapper);
 }

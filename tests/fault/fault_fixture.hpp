@@ -39,6 +39,7 @@ struct ConsumerSpec {
     long long visibility_ms = 1000;
     long long handler_sleep_ms = 0;
     long long concurrency = 1;
+    long long idle_check_ms = 500;
     bool manual_ack = false;
 };
 

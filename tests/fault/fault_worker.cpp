@@ -210,6 +210,12 @@ int main(int argc, char** argv) {
         const Args args(argc, argv);
         HistoryWriter history(args.text("history"));
         const std::string role = args.text("role");
+        // What this process's wall clock says (a test checks that faketime shifted it).
+        std::printf(
+            "%s: local clock %lld\n", args.text("name").c_str(),
+            static_cast<long long>(unix_ms(std::chrono::time_point_cast<std::chrono::milliseconds>(
+                std::chrono::system_clock::now()))));
+        std::fflush(stdout);
         if (role == "producer") {
             ::signal(SIGTERM, on_term);
             return produce(args, history);

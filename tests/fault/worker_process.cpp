@@ -20,7 +20,13 @@ WorkerProcess::WorkerProcess(std::string name, const std::vector<std::string>& a
                              const std::filesystem::path& log, const std::vector<std::string>& env)
     : name_(std::move(name)), log_(log) {
     std::vector<std::string> env_strings;
-    for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string entry(*e);
+        const std::string prefix = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (const auto& x : env) replaced = replaced || x.rfind(prefix, 0) == 0;
+        if (!replaced) env_strings.push_back(entry);
+    }
     env_strings.insert(env_strings.end(), env.begin(), env.end());
     std::vector<char*> envp;
     for (auto& e : env_strings) envp.push_back(e.data());

@@ -12,6 +12,7 @@ namespace delayq::fault {
 
 // A child process (the fault worker, possibly under a wrapper such as faketime) with its output
 // in a log file, which a test can signal, kill and reap. The destructor kills it if it runs.
+// `env` entries (NAME=value) replace inherited ones of the same name.
 class WorkerProcess {
   public:
     WorkerProcess(std::string name, const std::vector<std::string>& argv,
