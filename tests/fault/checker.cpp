@@ -51,9 +51,10 @@ std::map<std::string, std::size_t> Report::duplicates_by_cause() const {
 std::string Report::summary() const {
     std::ostringstream out;
     out << "messages: " << sends_acknowledged << " acknowledged sends (" << send_attempts
-        << " attempts, " << sends_unknown << " unknown outcome, " << sends_failed << " failed), "
-        << deliveries << " deliveries (" << redeliveries << " redeliveries), " << acks << " acks, "
-        << acks_lease_lost << " acks refused (lease lost)\n";
+        << " attempts, " << sends_unknown << " unknown outcome, " << sends_failed << " failed, "
+        << sends_duplicate << " found their id stored), " << deliveries << " deliveries ("
+        << redeliveries << " redeliveries), " << acks << " acks, " << acks_lease_lost
+        << " acks refused (lease lost)\n";
     out << "lost " << lost.size() << ", unexpected " << unexpected.size() << ", early "
         << early.size() << ", duplicates " << duplicates.size() << " (" << unexplained_duplicates()
         << " unexplained)\n";
@@ -103,6 +104,7 @@ Report check(const History& history) {
             ++report.sends_unknown;
             continue;
         }
+        if (s.status == SendStatus::kDuplicate) ++report.sends_duplicate;
         auto [it, inserted] = acknowledged_due.emplace(s.id, s.due_ms);
         if (!inserted) it->second = std::min(it->second, s.due_ms);
     }

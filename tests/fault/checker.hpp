@@ -27,6 +27,7 @@ struct Report {
     std::size_t send_attempts = 0;
     std::size_t sends_unknown = 0;
     std::size_t sends_failed = 0;
+    std::size_t sends_duplicate = 0;  // a retry found its id stored: an earlier try had landed
     std::size_t deliveries = 0;
     std::size_t redeliveries = 0;  // deliveries after an earlier one that was not acked
     std::size_t acks = 0;          // ok or requested

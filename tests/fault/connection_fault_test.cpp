@@ -75,7 +75,7 @@ TEST_F(FaultConnection, ClientKillOfProducerAndConsumerConnections) {
 TEST_F(FaultConnection, ClientPauseLongerThanTheCommandTimeout) {
     // Due well after the retry, so the first try's message (if it landed) still holds the id.
     const ProducerSpec producer{
-        .count = 60, .delay_min_ms = 1000, .delay_max_ms = 1500, .interval_ms = 10};
+        .count = 100, .delay_min_ms = 1000, .delay_max_ms = 1500, .interval_ms = 10};
     start_producer("p1", producer);
     start_producer("p2", producer);
     const ConsumerSpec consumer{.visibility_ms = 1000, .handler_sleep_ms = 10, .concurrency = 4};
@@ -97,13 +97,13 @@ TEST_F(FaultConnection, ClientPauseLongerThanTheCommandTimeout) {
 
 TEST_F(FaultConnection, DebugSleepLongerThanTheVisibilityTimeout) {
     const ProducerSpec producer{
-        .count = 60, .delay_min_ms = 300, .delay_max_ms = 600, .interval_ms = 10};
+        .count = 100, .delay_min_ms = 300, .delay_max_ms = 600, .interval_ms = 10};
     start_producer("p1", producer);
     start_producer("p2", producer);
-    const ConsumerSpec consumer{.visibility_ms = 1000, .handler_sleep_ms = 150, .concurrency = 4};
+    const ConsumerSpec consumer{.visibility_ms = 1000, .handler_sleep_ms = 100, .concurrency = 4};
     start_consumer("c1", consumer);
     start_consumer("c2", consumer);
-    ASSERT_TRUE(await_history([](const History& h) { return h.deliveries.size() >= 8; }));
+    ASSERT_TRUE(await_history([](const History& h) { return h.deliveries.size() >= 4; }));
 
     // Redis's clock runs on while it sleeps: leases held now lapse before anyone can extend them.
     const std::int64_t slept_at = redis_now();
@@ -113,6 +113,10 @@ TEST_F(FaultConnection, DebugSleepLongerThanTheVisibilityTimeout) {
     await_all_handled();
     const Report report = finish();
     expect_one_message_per_id(report);
+    // Sends that timed out while Redis slept ran when it woke (their connections were closed by
+    // then), so retries with the same id found the message stored: still one message per id.
+    EXPECT_GT(report.sends_unknown, 0u);
+    EXPECT_GT(report.sends_duplicate, 0u);
 }
 
 }  // namespace

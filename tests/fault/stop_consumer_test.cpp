@@ -23,7 +23,7 @@ TEST_F(FaultStopConsumer, StaleAckAfterThawIsRefusedAndChangesNothing) {
     worker("c1").signal(SIGSTOP);
 
     // c2's handler holds the message long enough for the stale ack to land meanwhile.
-    start_consumer("c2", {.visibility_ms = 1000, .handler_sleep_ms = 2000, .concurrency = 3});
+    start_consumer("c2", {.visibility_ms = 1000, .handler_sleep_ms = 3000, .concurrency = 3});
     DeliveryEvent fresh;
     ASSERT_TRUE(await_history([&](const History& h) {
         for (const auto& d : h.deliveries) {
