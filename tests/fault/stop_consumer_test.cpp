@@ -11,8 +11,9 @@ class FaultStopConsumer : public FaultTest {};
 
 TEST_F(FaultStopConsumer, StaleAckAfterThawIsRefusedAndChangesNothing) {
     start_producer("p1", {.count = 3});
-    // c1 acks by itself, so the history holds Redis's answer to its ack.
-    start_consumer("c1", {.visibility_ms = 1000, .handler_sleep_ms = 500, .manual_ack = true});
+    // c1 acks by itself, so the history holds Redis's answer to its ack; its handler leaves the
+    // test 800 ms to freeze it before that ack.
+    start_consumer("c1", {.visibility_ms = 1000, .handler_sleep_ms = 800, .manual_ack = true});
     DeliveryEvent stale;
     ASSERT_TRUE(await_history([&](const History& h) {
         if (h.deliveries.empty()) return false;
