@@ -5,13 +5,14 @@
 namespace delayq::detail {
 namespace {
 
-Reply evalsha(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
-              const ScriptArgs& args) {
+// EVALSHA, or EVAL with the whole source: the same call either way.
+Reply eval(Connection& conn, std::string_view command, std::string_view script_or_sha,
+           std::span<const std::string> keys, const ScriptArgs& args) {
     std::string numkeys = std::to_string(keys.size());
     std::vector<std::string_view> argv;
     argv.reserve(3 + keys.size() + args.size());
-    argv.emplace_back("EVALSHA");
-    argv.emplace_back(script.sha1);
+    argv.push_back(command);
+    argv.push_back(script_or_sha);
     argv.emplace_back(numkeys);
     for (const auto& k : keys) argv.emplace_back(k);
     for (auto a : args.views()) argv.push_back(a);
@@ -22,14 +23,11 @@ Reply evalsha(Connection& conn, const ScriptSource& script, std::span<const std:
 
 Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
                  const ScriptArgs& args) {
-    Reply reply = evalsha(conn, script, keys, args);
+    Reply reply = eval(conn, "EVALSHA", script.sha1, keys, args);
     if (reply.is_error() && reply.str.starts_with("NOSCRIPT")) {
-        Reply loaded = conn.command({"SCRIPT", "LOAD", script.source});
-        if (loaded.is_error()) {
-            throw ServerError(std::string("Redis refused to load script ") + script.name + ": " +
-                              loaded.str);
-        }
-        reply = evalsha(conn, script, keys, args);
+        // EVAL runs and caches the script in one command. SCRIPT LOAD then EVALSHA again would
+        // fail whenever another client's SCRIPT FLUSH fell between the two.
+        reply = eval(conn, "EVAL", script.source, keys, args);
     }
     if (!reply.is_error()) return reply;
     const std::string& e = reply.str;

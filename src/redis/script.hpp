@@ -26,9 +26,9 @@ class ScriptArgs {
     std::deque<std::string> owned_;  // a deque keeps earlier strings in place as it grows
 };
 
-// Runs a script with EVALSHA, loading it on NOSCRIPT (a restarted or flushed server) and trying
-// again. Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for the
-// scripts' own argument checks, ServerError otherwise.
+// Runs a script with EVALSHA, or on NOSCRIPT (a restarted or flushed server) with EVAL, which
+// also caches it. Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for
+// the scripts' own argument checks, ServerError otherwise.
 Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
                  const ScriptArgs& args);
 

@@ -237,6 +237,13 @@ void RedisServer::stop() {
     pid_ = -1;
 }
 
+void RedisServer::kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+}
+
 void RedisServer::start() {
     if (pid_ > 0) return;
     // The port was released by our own server a moment ago; retry in case the kernel lags.

@@ -39,6 +39,8 @@ class RedisServer {
 
     // Graceful shutdown (SIGTERM), so an append-only file is flushed.
     void stop();
+    // SIGKILL: a crash, with no chance to flush anything. start() brings it back.
+    void kill();
     // Starts again on the same port and directory.
     void start();
     void restart();

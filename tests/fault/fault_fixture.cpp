@@ -1,0 +1,201 @@
+#include "fault/fault_fixture.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#ifndef DELAYQ_FAULT_WORKER
+#error "DELAYQ_FAULT_WORKER must name the delayq_fault_worker binary"
+#endif
+
+namespace delayq::fault {
+namespace {
+
+// Socket inodes of a process's open descriptors.
+std::set<std::string> socket_inodes(pid_t pid) {
+    std::set<std::string> out;
+    std::error_code ec;
+    const std::filesystem::path fds = "/proc/" + std::to_string(pid) + "/fd";
+    for (const auto& entry : std::filesystem::directory_iterator(fds, ec)) {
+        const std::string target = std::filesystem::read_symlink(entry.path(), ec).string();
+        if (target.rfind("socket:[", 0) == 0) out.insert(target.substr(8, target.size() - 9));
+    }
+    return out;
+}
+
+}  // namespace
+
+RedisServerOptions FaultTest::server_options() const {
+    return {.extra_args = {"--appendfsync", "always", "--maxmemory-policy", "noeviction"},
+            .appendonly = true};
+}
+
+void FaultTest::SetUp() {
+    std::string templ = (std::filesystem::temp_directory_path() / "delayq-fault-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
+    dir_ = templ;
+    server_ = std::make_unique<RedisServer>(server_options());
+    ClientOptions options;
+    options.command_timeout = 2s;
+    client_.emplace(server_->url(), options);
+    faults_ = std::make_unique<HistoryWriter>(dir_ / "faults.history");
+}
+
+void FaultTest::TearDown() {
+    for (auto& [name, w] : workers_) w->kill();
+    // DELAYQ_FAULT_KEEP=1 keeps histories and worker logs of passing tests too.
+    const char* keep = std::getenv("DELAYQ_FAULT_KEEP");
+    if (HasFailure() || (keep != nullptr && *keep == '1')) {
+        for (auto& [name, w] : workers_) {
+            if (HasFailure()) {
+                std::cerr << "---- log of " << name << ":\n" << w->log().substr(0, 4000) << '\n';
+            }
+        }
+        std::cerr << "histories kept in " << dir_ << '\n';
+    } else {
+        std::error_code ec;
+        std::filesystem::remove_all(dir_, ec);
+    }
+}
+
+WorkerProcess& FaultTest::spawn(const std::string& name, std::vector<std::string> args,
+                                const Wrapper& wrapper) {
+    std::vector<std::string> argv = wrapper.argv;
+    argv.push_back(DELAYQ_FAULT_WORKER);
+    const std::vector<std::string> common = {
+        "--name",  name,   "--redis",   server_->url(),
+        "--queue", kQueue, "--history", (dir_ / (name + ".history")).string()};
+    argv.insert(argv.end(), common.begin(), common.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto process = std::make_unique<WorkerProcess>(name, argv, dir_ / (name + ".log"), wrapper.env);
+    auto& slot = workers_[name];
+    if (slot) slot->kill();
+    slot = std::move(process);
+    return *slot;
+}
+
+WorkerProcess& FaultTest::start_producer(const std::string& name, const ProducerSpec& spec,
+                                         const Wrapper& wrapper) {
+    return spawn(
+        name,
+        {"--role", "producer", "--count", std::to_string(spec.count), "--delay-min-ms",
+         std::to_string(spec.delay_min_ms), "--delay-max-ms", std::to_string(spec.delay_max_ms),
+         "--interval-ms", std::to_string(spec.interval_ms), "--seed",
+         std::to_string(std::hash<std::string>{}(name) % 1'000'000'007)},
+        wrapper);
+}
+
+WorkerProcess& FaultTest::start_consumer(const std::string& name, const ConsumerSpec& spec,
+                                         const Wrapper& wrapper) {
+    std::vector<std::string> args = {"--role",
+                                     "consumer",
+                                     "--visibility-ms",
+                                     std::to_string(spec.visibility_ms),
+                                     "--handler-sleep-ms",
+                                     std::to_string(spec.handler_sleep_ms),
+                                     "--concurrency",
+                                     std::to_string(spec.concurrency),
+                                     "--idle-check-ms",
+                                     std::to_string(spec.idle_check_ms)};
+    if (spec.manual_ack) args.emplace_back("--manual-ack");
+    return spawn(name, args, wrapper);
+}
+
+void FaultTest::record_fault(const std::string& kind, const std::string& target,
+                             std::int64_t start_ms, std::int64_t end_ms) {
+    faults_->write(to_line(FaultEvent{kind, target, start_ms, end_ms}));
+}
+
+void FaultTest::kill_worker(const std::string& name) {
+    const std::int64_t now = redis_now();
+    worker(name).kill();
+    record_fault(name[0] == 'p' ? "producer_kill" : "consumer_kill", name, now, now);
+}
+
+bool FaultTest::await_history(const std::function<bool(const History&)>& pred,
+                              std::chrono::milliseconds deadline) const {
+    const auto end = std::chrono::steady_clock::now() + deadline;
+    while (true) {
+        if (pred(history())) return true;
+        if (std::chrono::steady_clock::now() >= end) return false;
+        std::this_thread::sleep_for(20ms);
+    }
+}
+
+void FaultTest::await_all_handled(std::chrono::milliseconds deadline) {
+    for (auto& [name, w] : workers_) {
+        if (name[0] != 'p') continue;
+        const auto code = w->wait(deadline);
+        ASSERT_TRUE(code.has_value()) << name << " did not finish:\n" << w->log();
+        EXPECT_EQ(*code, 0) << name << ":\n" << w->log();
+    }
+    const bool handled =
+        await_history([](const History& h) { return check(h).lost.empty(); }, deadline);
+    EXPECT_TRUE(handled) << check(history()).summary();
+}
+
+Report FaultTest::finish() {
+    for (auto& [name, w] : workers_) {
+        if (!w->running()) continue;
+        const auto code = w->terminate(kDeadline);
+        EXPECT_EQ(code, 0) << name << " did not stop cleanly on SIGTERM:\n" << w->log();
+    }
+    const History h = history();
+    const Report report = check(h);
+    std::cout << "[fault summary] "
+              << ::testing::UnitTest::GetInstance()->current_test_info()->name() << '\n'
+              << report.summary();
+    for (auto& [name, w] : workers_) {
+        const std::string log = w->log();
+        const std::size_t at = log.rfind(": stats ");
+        if (at != std::string::npos) {
+            std::cout << "  " << log.substr(at - name.size(), log.find('\n', at) - at + name.size())
+                      << '\n';
+        }
+    }
+    EXPECT_TRUE(report.lost.empty());
+    EXPECT_TRUE(report.unexpected.empty());
+    EXPECT_TRUE(report.early.empty());
+    EXPECT_EQ(report.unexplained_duplicates(), 0u);
+    // The history says every message was handled; Redis must agree that none is left.
+    const QueueStats stats = queue().stats();
+    EXPECT_EQ(stats.scheduled + stats.ready + stats.in_flight + stats.dead, 0u);
+    // One message per id: Redis stored exactly as many messages as distinct ids came out.
+    std::set<std::string> delivered_ids;
+    for (const auto& d : h.deliveries) delivered_ids.insert(d.id);
+    EXPECT_EQ(stats.totals.sent, delivered_ids.size());
+    EXPECT_EQ(stats.totals.acked, stats.totals.sent);
+    EXPECT_EQ(server_->hlen(test::queue_key(kQueue, "msg")), 0);
+    return report;
+}
+
+std::vector<std::string> FaultTest::connection_addrs(const std::string& name) const {
+    const pid_t pid = workers_.at(name)->pid();
+    const std::set<std::string> inodes = socket_inodes(pid);
+    char redis_port[8];
+    std::snprintf(redis_port, sizeof redis_port, "%04X", server_->port());
+    std::vector<std::string> out;
+    std::ifstream tcp("/proc/" + std::to_string(pid) + "/net/tcp");
+    std::string line;
+    std::getline(tcp, line);  // header
+    while (std::getline(tcp, line)) {
+        std::istringstream fields(line);
+        std::string slot, local, remote, state, queues, timer, retr, uid, timeout, inode;
+        fields >> slot >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >>
+            inode;
+        if (inodes.count(inode) == 0 || remote.substr(remote.find(':') + 1) != redis_port) {
+            continue;
+        }
+        const int port = std::stoi(local.substr(local.find(':') + 1), nullptr, 16);
+        out.push_back("127.0.0.1:" + std::to_string(port));
+    }
+    return out;
+}
+
+}  // namespace delayq::fault

@@ -1,0 +1,101 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "delayq/delayq.hpp"
+#include "fault/checker.hpp"
+#include "fault/history.hpp"
+#include "fault/worker_process.hpp"
+#include "support/redis_server.hpp"
+
+namespace delayq::fault {
+
+using namespace std::chrono_literals;
+using test::RedisServer;
+using test::RedisServerOptions;
+
+// Bounds a wait for something that must happen; never a speed requirement.
+inline constexpr std::chrono::milliseconds kDeadline = 30s;
+inline constexpr const char* kQueue = "fq";
+
+struct ProducerSpec {
+    long long count = 20;
+    long long delay_min_ms = 0;
+    long long delay_max_ms = 0;
+    long long interval_ms = 0;
+};
+
+struct ConsumerSpec {
+    long long visibility_ms = 1000;
+    long long handler_sleep_ms = 0;
+    long long concurrency = 1;
+    long long idle_check_ms = 500;
+    bool manual_ack = false;
+};
+
+// One redis-server (appendonly, appendfsync always), a directory of history files, and fault
+// worker processes on them. Faults the test injects go to faults.history with Redis times.
+class FaultTest : public ::testing::Test {
+  protected:
+    void SetUp() override;
+    void TearDown() override;
+
+    virtual RedisServerOptions server_options() const;
+
+    RedisServer& server() { return *server_; }
+    Queue queue() { return client_->queue(kQueue); }
+
+    // Prefixes a worker's command line (e.g. faketime) and adds environment entries.
+    struct Wrapper {
+        std::vector<std::string> argv;
+        std::vector<std::string> env;
+    };
+
+    WorkerProcess& start_producer(const std::string& name, const ProducerSpec& spec,
+                                  const Wrapper& wrapper = {});
+    WorkerProcess& start_consumer(const std::string& name, const ConsumerSpec& spec,
+                                  const Wrapper& wrapper = {});
+    WorkerProcess& worker(const std::string& name) { return *workers_.at(name); }
+
+    std::int64_t redis_now() const { return server_->time_ms(); }
+    void record_fault(const std::string& kind, const std::string& target, std::int64_t start_ms,
+                      std::int64_t end_ms);
+    // kill -9 of a worker, recorded as consumer_kill (or producer_kill).
+    void kill_worker(const std::string& name);
+
+    History history() const { return read_histories(dir_); }
+    // Polls the merged history until pred holds; false at the deadline.
+    bool await_history(const std::function<bool(const History&)>& pred,
+                       std::chrono::milliseconds deadline = kDeadline) const;
+    // Waits for the producers to exit 0 and for every acknowledged send to be handled.
+    void await_all_handled(std::chrono::milliseconds deadline = kDeadline);
+    // Stops every worker still running (SIGTERM, gracefully), checks the history and the
+    // queue, prints the summary and returns the report. Asserts lost = unexpected = early = 0,
+    // every duplicate explained, and an empty queue.
+    Report finish();
+
+    // Connection addresses (ip:port) of a worker's TCP connections to this Redis.
+    std::vector<std::string> connection_addrs(const std::string& name) const;
+
+    std::filesystem::path dir_;
+    std::unique_ptr<RedisServer> server_;
+    std::optional<Client> client_;
+    std::map<std::string, std::unique_ptr<WorkerProcess>> workers_;
+    std::unique_ptr<HistoryWriter> faults_;
+
+  private:
+    WorkerProcess& spawn(const std::string& name, std::vector<std::string> args,
+                         const Wrapper& wrapper);
+};
+
+}  // namespace delayq::fault
