@@ -499,6 +499,36 @@ TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
     ::sigaction(SIGTERM, &saved, nullptr);
 }
 
+// Workers take several deliveries at once from a deep buffer. When one of them blocks in a
+// handler, what it took and has not started must still be handled by the other workers.
+TEST_F(ConsumerTest, OneBlockedHandlerHoldsBackNoOtherMessage) {
+    Queue q = queue();
+    const std::vector<SendResult> sent = send_many(q, 400);
+    const std::string blocker = sent[200].id;
+    Latch unblock;
+    Collector<DeliveryRecord> seen;
+    ConsumerOptions o = fast_options();
+    o.concurrency = 2;
+    o.prefetch = 400;
+    o.max_batch = 400;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            if (d.id() == blocker) unblock.wait(40s);
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    EXPECT_TRUE(seen.wait_for(399, 40s)) << "handled while one handler blocked: " << seen.size();
+    unblock.open();
+    EXPECT_TRUE(seen.wait_for(400));
+    c.stop();
+    c.wait();
+    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 0; }));
+    EXPECT_EQ(q.stats().totals.acked, 400u);
+}
+
 TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
     Queue q = queue();
     send_many(q, 12);

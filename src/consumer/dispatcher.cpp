@@ -48,7 +48,7 @@ void Dispatcher::run() {
         } catch (const ConfigurationError&) {
             std::lock_guard lock(s.mutex);
             s.fatal = std::current_exception();
-            s.stopping = true;
+            s.request_stop();
             s.lifecycle_cv.notify_all();
             s.workers_cv.notify_all();
             break;

@@ -28,6 +28,7 @@ ConsumerRuntime::ConsumerRuntime(std::shared_ptr<QueueCore> core, Handler handle
     validate_consumer_options(shared_.options);
     for (std::size_t i = 0; i < shared_.options.concurrency; ++i) {
         workers_.push_back(std::make_unique<Worker>(shared_));
+        shared_.workers.push_back(workers_.back().get());
     }
 }
 
@@ -61,7 +62,7 @@ void ConsumerRuntime::stop() {
         started_ = true;  // a consumer stopped before it started never starts
         shared_.stopped = true;
     }
-    shared_.stopping = true;
+    shared_.request_stop();
     shared_.dispatcher_cv.notify_all();
     shared_.workers_cv.notify_all();
     shared_.lifecycle_cv.notify_all();
@@ -83,14 +84,19 @@ void ConsumerRuntime::supervise() {
     notifier_.join();
     const auto deadline = SteadyClock::now() + s.options.shutdown_timeout;
     std::unique_lock lock(s.mutex);
-    // Leased messages no handler started go back at once instead of waiting out their lease.
-    for (auto& d : s.buffered) {
+    // Leased messages no handler started go back at once instead of waiting out their lease:
+    // those in the buffer and those a worker took but has not started.
+    auto release = [&](const Delivery& d) {
         Completion c;
         c.kind = Completion::Kind::kRelease;
         c.lease = LeaseRef{d.id(), d.token()};
         s.completions.push_back(std::move(c));
-    }
+    };
+    for (const auto& d : s.buffered) release(d);
     s.buffered.clear();
+    for (auto& w : workers_) {
+        for (const auto& d : w->take_unstarted()) release(d);
+    }
     s.completer_cv.notify_one();
     if (!s.lifecycle_cv.wait_until(lock, deadline, [&] { return s.running == 0; })) {
         log().warn(

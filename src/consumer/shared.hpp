@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "delayq/consumer.hpp"
 #include "queue_core.hpp"
@@ -18,6 +19,8 @@
 namespace delayq::detail {
 
 using SteadyClock = std::chrono::steady_clock;
+
+class Worker;
 
 // What a handler (or the stop sequence) decided about a delivery, for the completer to send.
 struct Completion {
@@ -63,12 +66,19 @@ struct ConsumerShared {
     std::condition_variable completer_cv;   // a completion queued, stop
     std::condition_variable lifecycle_cv;   // handlers finished, stop phases, back-off sleeps
 
-    std::deque<Delivery> buffered;                    // leased, no handler started yet
-    std::size_t running = 0;                          // handlers running
+    std::deque<Delivery> buffered;  // leased, no handler started yet
+    // Deliveries workers took from `buffered` and have not started (each worker keeps its own
+    // under its own mutex). An idle worker steals from the others while this is not 0.
+    std::atomic<std::size_t> taken_unstarted{0};
+    std::vector<Worker*> workers;  // set once before any thread starts
+    std::size_t running = 0;  // handlers running, and deliveries a worker took but has not started
     std::unordered_map<std::string, HeldLease> held;  // id -> every lease held
     std::deque<Completion> completions;
 
-    bool stopping = false;        // no more fetching, no more handler starts
+    bool stopping = false;  // no more fetching, no more handler starts
+    // `stopping`, readable without the mutex: a worker checks it between the deliveries it took
+    // at once.
+    std::atomic<bool> stop_requested{false};
     bool completer_stop = false;  // flush what is queued, then end
     bool extender_stop = false;
     bool abandoned = false;  // the shutdown deadline passed with handlers still running
@@ -81,6 +91,12 @@ struct ConsumerShared {
     std::optional<SteadyClock::time_point> signalled;
     bool have_offset = false;
     std::chrono::milliseconds clock_offset{0};  // Redis time minus steady time
+
+    // Call with the mutex held.
+    void request_stop() {
+        stopping = true;
+        stop_requested.store(true, std::memory_order_relaxed);
+    }
 
     std::size_t capacity() const {
         std::size_t busy = buffered.size() + running;

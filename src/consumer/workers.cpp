@@ -1,62 +1,173 @@
 #include "consumer/workers.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <variant>
 
 #include "consumer/shared.hpp"
 #include "validate.hpp"
 
 namespace delayq::detail {
+namespace {
+
+// At most this many deliveries taken at once, and only a worker's fair share of the buffer.
+constexpr std::size_t kMaxChunk = 16;
+// Handlers slower than this make a worker hand back what it took, report at once and take one
+// delivery at a time until its handlers are fast again: a chunk only pays off for fast
+// handlers, and must not hold messages behind a slow one.
+constexpr auto kChunkBudget = std::chrono::milliseconds(1);
+
+}  // namespace
+
+Completion Worker::handle(const Delivery& delivery) {
+    ConsumerShared& s = shared_;
+    Completion c;
+    c.lease = LeaseRef{delivery.id(), delivery.token()};
+    auto backoff = [&] {
+        return s.options.backoff.delay_for(delivery.attempt(),
+                                           std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
+    };
+    try {
+        Outcome outcome = s.handler(delivery);
+        if (auto* nack = std::get_if<Nack>(&outcome)) {
+            c.kind = Completion::Kind::kNack;
+            // A delay out of range must not become a request Redis refuses forever.
+            c.delay =
+                std::clamp(nack->delay.value_or(backoff()), Duration(0), Duration(kMaxTimeMs));
+            c.error = std::move(nack->error);
+        } else if (auto* reject = std::get_if<Reject>(&outcome)) {
+            c.kind = Completion::Kind::kReject;
+            c.error = std::move(reject->error);
+        }
+    } catch (const std::exception& e) {
+        c.kind = Completion::Kind::kNack;
+        c.delay = backoff();
+        c.error = e.what();
+    } catch (...) {
+        c.kind = Completion::Kind::kNack;
+        c.delay = backoff();
+        c.error = "handler threw a non-std exception";
+    }
+    return c;
+}
+
+std::vector<Delivery> Worker::take_unstarted() {
+    std::lock_guard lock(taken_mutex_);
+    std::vector<Delivery> out(std::make_move_iterator(taken_.begin()),
+                              std::make_move_iterator(taken_.end()));
+    taken_.clear();
+    shared_.taken_unstarted -= out.size();
+    shared_.running -= out.size();
+    return out;
+}
+
+std::vector<Delivery> Worker::steal() {
+    std::lock_guard lock(taken_mutex_);
+    const std::size_t n = (taken_.size() + 1) / 2;
+    std::vector<Delivery> out(std::make_move_iterator(taken_.end() - static_cast<long>(n)),
+                              std::make_move_iterator(taken_.end()));
+    for (std::size_t i = 0; i < n; ++i) taken_.pop_back();
+    shared_.taken_unstarted -= n;
+    shared_.running -= n;
+    return out;
+}
+
+void Worker::take(std::vector<Delivery> deliveries) {
+    std::lock_guard lock(taken_mutex_);
+    shared_.taken_unstarted += deliveries.size();
+    shared_.running += deliveries.size();
+    for (auto& d : deliveries) taken_.push_back(std::move(d));
+}
+
+std::optional<Delivery> Worker::next_taken() {
+    std::lock_guard lock(taken_mutex_);
+    if (taken_.empty()) return std::nullopt;
+    std::optional<Delivery> d(std::move(taken_.front()));
+    taken_.pop_front();
+    // Inside the lock, so that a thief that found every worker empty also sees 0 here.
+    --shared_.taken_unstarted;
+    return d;
+}
+
+bool Worker::take_work() {
+    ConsumerShared& s = shared_;
+    if (!s.buffered.empty()) {
+        // With fast handlers a lock round trip and a wake-up per message were most of a
+        // consumer's CPU; a buffer this deep keeps every worker busy anyway. Only after fast
+        // handlers: one that turns slow holds the rest of its chunk until an idle worker steals
+        // it or the handler returns.
+        const std::size_t n =
+            fast_ ? std::clamp<std::size_t>(s.buffered.size() / s.options.concurrency, 1, kMaxChunk)
+                  : 1;
+        std::vector<Delivery> chunk;
+        for (std::size_t i = 0; i < n; ++i) {
+            chunk.push_back(std::move(s.buffered.front()));
+            s.buffered.pop_front();
+        }
+        take(std::move(chunk));
+        return true;
+    }
+    Worker* victim = nullptr;
+    for (Worker* w : s.workers) {
+        if (w == this) continue;
+        std::lock_guard lock(w->taken_mutex_);
+        if (!w->taken_.empty()) {
+            victim = w;
+            break;
+        }
+    }
+    if (victim == nullptr) return false;
+    take(victim->steal());
+    return true;
+}
 
 void Worker::run() {
     ConsumerShared& s = shared_;
+    std::vector<Completion> done;
     for (;;) {
-        std::optional<Delivery> delivery;
         {
             std::unique_lock lock(s.mutex);
-            s.workers_cv.wait(lock, [&] { return s.stopping || !s.buffered.empty(); });
-            if (s.stopping) break;
-            delivery.emplace(std::move(s.buffered.front()));
-            s.buffered.pop_front();
-            ++s.running;
+            bool have_work = false;
+            s.workers_cv.wait(lock, [&] {
+                if (s.stopping) return true;
+                if (s.buffered.empty() && s.taken_unstarted.load() == 0) return false;
+                have_work = take_work();
+                return have_work;
+            });
+            if (!have_work) break;  // stopping
         }
-        Completion c;
-        c.lease = LeaseRef{delivery->id(), delivery->token()};
-        auto backoff = [&] {
-            return s.options.backoff.delay_for(
-                delivery->attempt(), std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
-        };
-        try {
-            Outcome outcome = s.handler(*delivery);
-            if (auto* nack = std::get_if<Nack>(&outcome)) {
-                c.kind = Completion::Kind::kNack;
-                // A delay out of range must not become a request Redis refuses forever.
-                c.delay =
-                    std::clamp(nack->delay.value_or(backoff()), Duration(0), Duration(kMaxTimeMs));
-                c.error = std::move(nack->error);
-            } else if (auto* reject = std::get_if<Reject>(&outcome)) {
-                c.kind = Completion::Kind::kReject;
-                c.error = std::move(reject->error);
-            }
-        } catch (const std::exception& e) {
-            c.kind = Completion::Kind::kNack;
-            c.delay = backoff();
-            c.error = e.what();
-        } catch (...) {
-            c.kind = Completion::Kind::kNack;
-            c.delay = backoff();
-            c.error = "handler threw a non-std exception";
+        const auto began = SteadyClock::now();
+        std::size_t started = 0;
+        while (started == 0 || (SteadyClock::now() - began <= kChunkBudget &&
+                                !s.stop_requested.load(std::memory_order_relaxed))) {
+            std::optional<Delivery> d = next_taken();
+            if (!d) break;
+            ++started;
+            done.push_back(handle(*d));
         }
+        fast_ = SteadyClock::now() - began <= kChunkBudget;
         bool stopping = false;
+        bool handed_back = false;
         {
             std::lock_guard lock(s.mutex);
-            --s.running;
-            s.mark_completing(c.lease);
-            s.completions.push_back(std::move(c));
+            s.running -= started;
+            for (auto& c : done) {
+                s.mark_completing(c.lease);
+                s.completions.push_back(std::move(c));
+            }
             stopping = s.stopping;
+            // Taken but not started, after a slow handler: back to the buffer for idle workers.
+            // (Once stopping, the stop sequence has released them already.)
+            std::vector<Delivery> rest = take_unstarted();
+            for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
+                s.buffered.push_front(std::move(*it));
+                handed_back = true;
+            }
         }
+        done.clear();
         s.completer_cv.notify_one();
         s.dispatcher_cv.notify_one();
+        if (handed_back) s.workers_cv.notify_all();
         // Only the stop sequence waits for running handlers; waking it (and the extender, which
         // shares the condition) for every message would cost a context switch each.
         if (stopping) s.lifecycle_cv.notify_all();
