@@ -8,22 +8,32 @@
 
 namespace delayq::detail {
 
+// One waiting caller. Each has its own condition, so that the end of a call wakes only the
+// callers it served and the one promoted to lead next: with 64 senders, waking all of them per
+// call was most of a send's client CPU.
 struct SendCoalescer::Waiter {
     MessageRef ref;
     std::optional<SendResult> result;
     std::exception_ptr error;
     bool done = false;
+    bool lead = false;  // promoted: send what is queued
+    std::condition_variable cv;
 };
 
 SendResult SendCoalescer::send(std::string_view payload, const SendOptions& options) {
-    Waiter me{MessageRef{payload, &options}, std::nullopt, nullptr, false};
+    Waiter me{MessageRef{payload, &options}, std::nullopt, nullptr, false, false, {}};
     std::unique_lock lock(mutex_);
     queued_.push_back(&me);
+    if (leaders_ < kMaxLeaders) {
+        ++leaders_;
+        me.lead = true;
+    }
     while (!me.done) {
-        if (!leading_) {
+        if (me.lead) {
+            me.lead = false;
             lead(lock);
         } else {
-            done_cv_.wait(lock);
+            me.cv.wait(lock);
         }
     }
     if (me.error) std::rethrow_exception(me.error);
@@ -31,7 +41,6 @@ SendResult SendCoalescer::send(std::string_view payload, const SendOptions& opti
 }
 
 void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
-    leading_ = true;
     std::vector<Waiter*> batch;
     while (!queued_.empty() && batch.size() < kMaxBatch) {
         batch.push_back(queued_.front());
@@ -64,9 +73,17 @@ void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
         }
     }
     lock.lock();
-    for (auto* w : batch) w->done = true;
-    leading_ = false;
-    done_cv_.notify_all();
+    // Notified with the lock held: a woken caller returns and destroys its Waiter at once.
+    for (auto* w : batch) {
+        w->done = true;
+        w->cv.notify_one();
+    }
+    --leaders_;
+    if (!queued_.empty() && leaders_ < kMaxLeaders && !queued_.front()->lead) {
+        ++leaders_;
+        queued_.front()->lead = true;
+        queued_.front()->cv.notify_one();
+    }
 }
 
 }  // namespace delayq::detail

@@ -16,9 +16,10 @@ namespace delayq::detail {
 class QueueCore;
 
 // Group commit for single sends: threads that send to the same queue at the same time share one
-// script call. The first caller leads and sends everything queued so far; callers arriving while
-// that call is under way go together in the next one. An uncontended send is one call, as
-// before, so nothing waits for a timer.
+// script call. A caller that finds fewer than kMaxLeaders calls under way leads: it sends
+// everything queued so far. Callers arriving meanwhile queue; when a call ends, the oldest of
+// them is promoted to lead the next. Two calls in flight keep Redis busy while the client
+// handles a reply. An uncontended send is one call, as before, so nothing waits for a timer.
 class SendCoalescer {
   public:
     explicit SendCoalescer(QueueCore& core) : core_(core) {}
@@ -30,11 +31,12 @@ class SendCoalescer {
     struct Waiter;
     void lead(std::unique_lock<std::mutex>& lock);
 
+    static constexpr int kMaxLeaders = 2;
+
     QueueCore& core_;
     std::mutex mutex_;
-    std::condition_variable done_cv_;
     std::deque<Waiter*> queued_;
-    bool leading_ = false;
+    int leaders_ = 0;  // calls under way, and callers promoted to make one
 };
 
 }  // namespace delayq::detail
