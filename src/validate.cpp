@@ -116,11 +116,22 @@ void validate_consumer_options(const ConsumerOptions& options) {
     validate_visibility(options.visibility_timeout);
     validate_delay(options.shutdown_timeout, "shutdown_timeout");
     if (options.idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");
+    // The consumer adds these to steady_clock's now, which counts nanoseconds (about 292 years):
+    // anything longer overflowed there (undefined behaviour) instead of being refused.
+    const auto timer = [](Duration d, std::string_view what) {
+        if (d.count() > kMaxTimerMs) {
+            invalid(what, "is absurdly long for a consumer (at most 100 years)");
+        }
+    };
+    timer(options.visibility_timeout, "visibility timeout");
+    timer(options.shutdown_timeout, "shutdown_timeout");
+    timer(options.idle_check, "idle_check");
     const Backoff& b = options.backoff;
     if (b.initial.count() < 0 || b.max < b.initial || !(b.multiplier >= 1.0) ||
         !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
         invalid("backoff", "needs 0 <= initial <= max, multiplier >= 1 and jitter in [0, 1]");
     }
+    validate_delay(b.max, "backoff max");
 }
 
 }  // namespace delayq::detail
