@@ -36,7 +36,9 @@ class FullRedisTest : public RedisTest {
         ASSERT_FALSE(r.is_error()) << r.str;
     }
 
-    // Fills Redis with the queue's own messages until a send is refused. Returns how many went in.
+    // Fills Redis with the queue's own messages until a send is refused, then lowers maxmemory
+    // 512 KiB below what is used, so that Redis stays full when it shrinks a client's query
+    // buffer or closes a connection. Returns how many messages went in.
     long long fill_with_sends(Queue& q) {
         set_maxmemory(used_memory(server()) + 2 * kKiB * kKiB);
         const std::string payload(64 * kKiB, 'p');
@@ -44,6 +46,7 @@ class FullRedisTest : public RedisTest {
             try {
                 q.send(payload);
             } catch (const OutOfMemoryError&) {
+                set_maxmemory(used_memory(server()) - 512 * kKiB);
                 return stored;
             }
         }
