@@ -70,6 +70,7 @@ TEST_F(BadInputCatalogue, ThroughTheLibrary) {
         const Keyspace before = keyspace(server_);
         if (c.verdict == Verdict::kValid) {
             ++valid;
+            std::cout << "library | " << label(c) << " | valid\n";
             try {
                 c.library(env);
             } catch (const std::exception& e) {
@@ -82,6 +83,7 @@ TEST_F(BadInputCatalogue, ThroughTheLibrary) {
             c.library(env);
             ADD_FAILURE() << "accepted";
         } catch (const InvalidArgument& e) {
+            std::cout << "library | " << label(c) << " | " << e.what() << "\n";
             EXPECT_NE(std::string(e.what()).find(c.message), std::string::npos)
                 << "message: " << e.what() << "\nexpected: " << c.message;
         } catch (const Error& e) {
@@ -110,6 +112,8 @@ TEST_F(BadInputCatalogue, ThroughTheCommandLine) {
         if (c.prepare) c.prepare(env);
         const Keyspace before = keyspace(server_);
         const CliResult r = cli(c.cli, env.q.name(), env.id, c.cli_input);
+        std::cout << "cli | " << label(c) << " | exit " << r.exit_code << " | "
+                  << r.err.substr(0, r.err.find('\n')).substr(0, 160) << "\n";
         if (c.verdict == Verdict::kValid) {
             ++valid;
             EXPECT_EQ(r.exit_code, 0) << "stderr: " << r.err;
