@@ -522,7 +522,7 @@ void reschedule_rows(Rows& rows) {
                     "",
                     "must not be negative"});
     rows.push_back({"reschedule",
-                    "infinite delay",
+                    "infinite delay (CLI: NaN)",
                     Verdict::kInvalid,
                     "delay is absurdly long",
                     send_scheduled,
@@ -656,7 +656,7 @@ void visibility_rows(Rows& rows) {
     rows.push_back({"visibility", "infinite (extend)", Verdict::kInvalid,
                     "visibility timeout is absurdly long", send_and_lease,
                     [](CatalogueEnv& e) { e.q.extend(*e.delivery, Duration::max()); }});
-    rows.push_back({"visibility", "zero (Consumer)", Verdict::kInvalid,
+    rows.push_back({"consumer", "zero visibility timeout", Verdict::kInvalid,
                     "visibility timeout must be at least 1 ms", send_ready, [](CatalogueEnv& e) {
                         Consumer c(e.q, [](const Delivery&) -> Outcome { return Ack{}; },
                                    {.visibility_timeout = 0ms});
@@ -664,8 +664,8 @@ void visibility_rows(Rows& rows) {
                         c.stop();
                         c.wait();
                     }});
-    rows.push_back({"visibility", "NaN backoff multiplier (Consumer)", Verdict::kInvalid,
-                    "backoff needs", send_ready, [](CatalogueEnv& e) {
+    rows.push_back({"consumer", "NaN backoff multiplier", Verdict::kInvalid, "backoff needs",
+                    send_ready, [](CatalogueEnv& e) {
                         ConsumerOptions o;
                         o.backoff.multiplier = std::numeric_limits<double>::quiet_NaN();
                         Consumer c(
@@ -685,8 +685,8 @@ void visibility_rows(Rows& rows) {
             c.wait();
         };
     };
-    rows.push_back({"visibility",
-                    "the largest for fetch (Consumer)",
+    rows.push_back({"consumer",
+                    "visibility timeout at the fetch limit",
                     Verdict::kInvalid,
                     "visibility timeout is absurdly long for a consumer",
                     send_ready,
@@ -694,30 +694,24 @@ void visibility_rows(Rows& rows) {
                     {"consume", "@Q", "--max", "1", "--visibility", "2900000d"},
                     "",
                     "visibility timeout is absurdly long for a consumer"});
-    rows.push_back({"visibility", "100 years and one ms (Consumer)", Verdict::kInvalid,
+    rows.push_back({"consumer", "visibility timeout of 100 years and one ms", Verdict::kInvalid,
                     "visibility timeout is absurdly long for a consumer", send_ready,
                     consumer_with({.visibility_timeout = Duration(3'153'600'000'001)})});
-    rows.push_back({"visibility", "infinite idle_check (Consumer)", Verdict::kInvalid, "idle_check",
-                    send_ready, consumer_with({.idle_check = Duration::max()})});
-    rows.push_back({"visibility", "the largest shutdown_timeout (Consumer)", Verdict::kInvalid,
+    rows.push_back({"consumer", "infinite idle_check", Verdict::kInvalid, "idle_check", send_ready,
+                    consumer_with({.idle_check = Duration::max()})});
+    rows.push_back({"consumer", "shutdown_timeout at the year-9999 bound", Verdict::kInvalid,
                     "shutdown_timeout", send_ready,
                     consumer_with({.shutdown_timeout = Duration(kMaxTimeMs)})});
-    rows.push_back({"visibility", "infinite backoff max (Consumer)", Verdict::kInvalid, "backoff",
-                    send_ready,
+    rows.push_back({"consumer", "infinite backoff max", Verdict::kInvalid, "backoff", send_ready,
                     consumer_with({.backoff = {.initial = 1s, .max = Duration::max()}})});
-    rows.push_back({"visibility",
-                    "infinite backoff multiplier (Consumer)",
-                    Verdict::kValid,
-                    "",
-                    {},
-                    [](CatalogueEnv&) {
-                        const Backoff b{
-                            .initial = 1s, .max = 1h, .multiplier = HUGE_VAL, .jitter = 0};
-                        EXPECT_EQ(b.delay_for(1, 0.5), 1s);
-                        EXPECT_EQ(b.delay_for(2, 0.5), 1h);
-                    }});
-    rows.push_back({"visibility",
-                    "fetch count 0 and 1001",
+    rows.push_back(
+        {"consumer", "infinite backoff multiplier", Verdict::kValid, "", {}, [](CatalogueEnv&) {
+             const Backoff b{.initial = 1s, .max = 1h, .multiplier = HUGE_VAL, .jitter = 0};
+             EXPECT_EQ(b.delay_for(1, 0.5), 1s);
+             EXPECT_EQ(b.delay_for(2, 0.5), 1h);
+         }});
+    rows.push_back({"fetch",
+                    "count 0 and 1001",
                     Verdict::kInvalid,
                     "fetch takes 1 to 1000 messages",
                     send_ready,
