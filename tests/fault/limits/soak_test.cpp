@@ -40,21 +40,22 @@ long long info_field(const RedisServer& server, const std::string& section,
 }
 
 // What the test knows about each message: it must end acked exactly once, unless it was meant
-// to be cancelled or purged.
+// to be cancelled or purged. Messages are known by queue and id: generated ids are unique only
+// within a queue (two queues' counters both track the Redis clock and can meet).
 class Ledger {
   public:
-    void expect(const std::string& id) {
+    void expect(const Queue& q, const std::string& id) {
         std::lock_guard lock(mutex_);
-        expected_.insert(id);
+        expected_.insert(key(q, id));
     }
-    void acked(const std::string& id) {
+    void acked(const Queue& q, const std::string& id) {
         std::lock_guard lock(mutex_);
-        if (++acks_[id] > 1) ++duplicates_;
+        if (++acks_[key(q, id)] > 1) ++duplicates_;
     }
-    // True the first time for an id: to reject, release or throw only once per message.
-    bool first_time(const std::string& what, const std::string& id) {
+    // True the first time for a message: to reject, release or throw only once per message.
+    bool first_time(const std::string& what, const Queue& q, const std::string& id) {
         std::lock_guard lock(mutex_);
-        return once_.insert(what + "/" + id).second;
+        return once_.insert(what + "\n" + key(q, id)).second;
     }
     std::size_t missing() const {
         std::lock_guard lock(mutex_);
@@ -78,6 +79,9 @@ class Ledger {
     }
 
   private:
+    // A newline is in no queue name or id.
+    static std::string key(const Queue& q, const std::string& id) { return q.name() + "\n" + id; }
+
     mutable std::mutex mutex_;
     std::unordered_set<std::string> expected_;
     std::unordered_map<std::string, int> acks_;
@@ -86,15 +90,15 @@ class Ledger {
 };
 
 // The handler of the main queue; a message's payload says how it is to be treated.
-Outcome handle(Ledger& ledger, const Delivery& d) {
+Outcome handle(Ledger& ledger, const Queue& q, const Delivery& d) {
     const std::string& kind = d.payload();
     if (kind == "nack" && d.attempt() < 3) return Nack{.delay = 5ms, .error = "not yet"};
-    if (kind == "throw" && ledger.first_time("throw", d.id())) {
+    if (kind == "throw" && ledger.first_time("throw", q, d.id())) {
         throw std::runtime_error("handler failed once");
     }
-    if (kind == "reject" && ledger.first_time("reject", d.id())) return Reject{.error = "no"};
+    if (kind == "reject" && ledger.first_time("reject", q, d.id())) return Reject{.error = "no"};
     if (kind == "purge") return Reject{.error = "to be purged"};
-    ledger.acked(d.id());
+    ledger.acked(q, d.id());
     return Ack{};
 }
 
@@ -141,7 +145,7 @@ class Soak {
 
     void start_consumer(int slot) {
         consumers_[slot] = std::make_unique<Consumer>(
-            main_, [this](const Delivery& d) { return handle(ledger_, d); },
+            main_, [this](const Delivery& d) { return handle(ledger_, main_, d); },
             ConsumerOptions{.concurrency = 4,
                             .prefetch = 8,
                             .max_batch = 50,
@@ -159,10 +163,10 @@ class Soak {
             const std::string tag = "p" + std::to_string(p) + "-" + std::to_string(i);
             switch (i % 10) {
                 case 0:
-                    ledger_.expect(main_.send("ack").id);
+                    ledger_.expect(main_, main_.send("ack").id);
                     break;
                 case 1:
-                    ledger_.expect(main_.send("ack", {.id = tag}).id);
+                    ledger_.expect(main_, main_.send("ack", {.id = tag}).id);
                     break;
                 case 2: {
                     std::vector<Message> batch;
@@ -171,17 +175,18 @@ class Soak {
                         batch.push_back(
                             {kind, {.id = k % 2 == 0 ? tag + "-" + std::to_string(k) : ""}});
                     }
-                    for (const auto& r : main_.send_batch(batch)) ledger_.expect(r.id);
+                    for (const auto& r : main_.send_batch(batch)) ledger_.expect(main_, r.id);
                     break;
                 }
                 case 3:
-                    ledger_.expect(main_.send("nack", {.delay = Duration(small_delay(rng))}).id);
+                    ledger_.expect(main_,
+                                   main_.send("nack", {.delay = Duration(small_delay(rng))}).id);
                     break;
                 case 4:
-                    ledger_.expect(main_.send("throw").id);
+                    ledger_.expect(main_, main_.send("throw").id);
                     break;
                 case 5:
-                    ledger_.expect(main_.send("reject", {.id = tag}).id);
+                    ledger_.expect(main_, main_.send("reject", {.id = tag}).id);
                     break;
                 case 6:
                     main_.send("purge");  // rejected every time; the janitor purges it
@@ -193,7 +198,7 @@ class Soak {
                 }
                 case 8: {
                     const SendResult s = main_.send("ack", {.delay = 1h});
-                    ledger_.expect(s.id);
+                    ledger_.expect(main_, s.id);
                     if (main_.reschedule(s.id, Duration(small_delay(rng))).status !=
                         RescheduleStatus::kRescheduled) {
                         ++failures_;
@@ -202,10 +207,10 @@ class Soak {
                 }
                 case 9:
                     // Expires unless fetched within 1 ms; the janitor requeues it if it did.
-                    ledger_.expect(main_.send("expire", {.expire_after = 1ms}).id);
+                    ledger_.expect(main_, main_.send("expire", {.expire_after = 1ms}).id);
                     break;
             }
-            ledger_.expect(lapse_.send("lapse", {.id = i % 2 == 0 ? tag : ""}).id);
+            ledger_.expect(lapse_, lapse_.send("lapse", {.id = i % 2 == 0 ? tag : ""}).id);
             std::this_thread::sleep_for(2ms);
         }
     }
@@ -218,13 +223,13 @@ class Soak {
             const FetchResult f = lapse_.fetch(20, 30ms);
             for (const auto& d : f.deliveries) {
                 if (d.attempt() == 1) continue;  // abandoned: the lease lapses
-                if (ledger_.first_time("release", d.id())) {
+                if (ledger_.first_time("release", lapse_, d.id())) {
                     if (!lapse_.release(d)) ++failures_;
                     continue;
                 }
                 if (!lapse_.extend(d, 5s)) ++failures_;
                 if (lapse_.ack(d) != AckResult::kAcked) ++failures_;
-                ledger_.acked(d.id());
+                ledger_.acked(lapse_, d.id());
             }
             if (f.deliveries.empty()) std::this_thread::sleep_for(5ms);
         }
