@@ -113,9 +113,11 @@ class Soak {
         start_consumer(0);
         start_consumer(1);
         std::vector<std::thread> threads;
-        for (int p = 0; p < 2; ++p) threads.emplace_back([this, p, length] { produce(p, length); });
-        threads.emplace_back([this] { lapse_handler(); });
-        threads.emplace_back([this] { janitor(); });
+        for (int p = 0; p < 2; ++p) {
+            threads.emplace_back([this, p, length] { guarded([&] { produce(p, length); }); });
+        }
+        threads.emplace_back([this] { guarded([&] { lapse_handler(); }); });
+        threads.emplace_back([this] { guarded([&] { janitor(); }); });
         // Halfway: one consumer stops (handing back what it had prefetched) and a new one starts.
         std::this_thread::sleep_for(length / 2);
         consumers_[1].reset();
@@ -138,6 +140,17 @@ class Soak {
     int failures() const { return failures_.load(); }
 
   private:
+    // An exception in a test thread is a failure of the run, not a crash of the test binary.
+    template <class Body>
+    void guarded(Body body) {
+        try {
+            body();
+        } catch (const std::exception& e) {
+            ++failures_;
+            std::cerr << "soak thread failed: " << e.what() << "\n";
+        }
+    }
+
     static bool empty(Queue& q) {
         const QueueStats s = q.stats();
         return s.scheduled + s.ready + s.in_flight + s.dead == 0;
