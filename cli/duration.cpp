@@ -44,7 +44,8 @@ std::optional<int> digits(std::string_view text, std::size_t pos, std::size_t wi
     return value;
 }
 
-std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_view s) {
+// Unix milliseconds: converting to system_clock here could overflow (see to_clock).
+std::optional<std::int64_t> parse_rfc3339(std::string_view s) {
     using namespace std::chrono;
     // YYYY-MM-DDTHH:MM:SS
     auto year = digits(s, 0, 4);
@@ -93,7 +94,7 @@ std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_v
     if (pos != s.size()) return std::nullopt;
     auto tp = sys_days(ymd) + hours(*hour) + minutes(*min) + seconds(*sec) + milliseconds(frac_ms) -
               offset;
-    return time_point_cast<system_clock::duration>(tp);
+    return duration_cast<milliseconds>(tp.time_since_epoch()).count();
 }
 
 }  // namespace
@@ -121,18 +122,47 @@ milliseconds parse_duration(std::string_view text) {
     return milliseconds(total);
 }
 
+namespace {
+
+// system_clock counts nanoseconds in libstdc++, so it ends on 2262-04-11 and begins in 1677:
+// converting a unix-ms time outside that range overflowed (undefined behaviour; in practice a
+// wrapped, wrong due time). Refuse such times instead.
+std::chrono::system_clock::time_point to_clock(std::int64_t ms, std::string_view text) {
+    using std::chrono::system_clock;
+    constexpr auto kClockMax =
+        std::chrono::duration_cast<milliseconds>(system_clock::duration::max()).count();
+    constexpr auto kClockMin =
+        std::chrono::duration_cast<milliseconds>(system_clock::duration::min()).count();
+    if (ms > kMaxMs) {
+        throw UsageError("invalid time \"" + std::string(text) + "\": after the year 9999");
+    }
+    if (ms > kClockMax) {
+        throw UsageError("invalid time \"" + std::string(text) + "\": after " +
+                         format_time(TimePoint(milliseconds(kClockMax))) +
+                         ", the latest time this system's clock can represent");
+    }
+    // Later times before 1970 are left to the library, which refuses them with its message.
+    if (ms < kClockMin) {
+        throw UsageError("invalid time \"" + std::string(text) + "\": before 1970");
+    }
+    return system_clock::time_point(
+        std::chrono::duration_cast<system_clock::duration>(milliseconds(ms)));
+}
+
+}  // namespace
+
 std::chrono::system_clock::time_point parse_time(std::string_view text) {
     bool all_digits = !text.empty();
     for (char c : text) all_digits = all_digits && is_digit(c);
     if (all_digits) {
         std::int64_t ms = 0;
         auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ms);
-        if (ec != std::errc{} || ms > kMaxMs) {
+        if (ec != std::errc{}) {
             throw UsageError("invalid time \"" + std::string(text) + "\": after the year 9999");
         }
-        return std::chrono::system_clock::time_point(milliseconds(ms));
+        return to_clock(ms, text);
     }
-    if (auto tp = parse_rfc3339(text)) return *tp;
+    if (auto ms = parse_rfc3339(text)) return to_clock(*ms, text);
     throw UsageError("invalid time \"" + std::string(text) +
                      "\": expected RFC 3339 (e.g. 2030-01-02T03:04:05Z or "
                      "2030-01-02T05:04:05.250+02:00) or unix milliseconds (e.g. 1893553445000)");

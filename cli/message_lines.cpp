@@ -41,7 +41,8 @@ Message parse_line(std::string_view text, const SendOptions& defaults) {
     Json j;
     try {
         j = Json::parse(text);
-    } catch (const Json::parse_error& e) {
+    } catch (const Json::exception& e) {
+        // Not only parse_error: a number too large for a double (1e999) is out_of_range.
         throw UsageError(std::string("invalid JSON: ") + e.what());
     }
     if (!j.is_object()) throw UsageError("expected a JSON object");

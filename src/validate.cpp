@@ -46,6 +46,21 @@ std::int64_t validate_delay(Duration delay, std::string_view what) {
     return delay.count();
 }
 
+std::int64_t validate_due_delay(Duration delay, std::string_view what) {
+    const std::int64_t ms = validate_delay(delay, what);
+    // The scripts refuse a due time past kMaxTimeMs with a generic "bad script argument", which
+    // does not say what is wrong. The server's clock decides; the local one is as close as the
+    // client can get (only a delay within the clocks' difference of the bound still reaches the
+    // script's check).
+    const auto now =
+        std::chrono::duration_cast<Duration>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    if (ms > kMaxTimeMs - now) {
+        invalid(what, "is absurdly long (it would fall due after the year 9999)");
+    }
+    return ms;
+}
+
 std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what) {
     auto ms = std::chrono::duration_cast<Duration>(at.time_since_epoch()).count();
     if (ms < 0) invalid(what, "is before 1970");
@@ -63,7 +78,7 @@ void validate_send(const SendOptions& options) {
     if (options.at && options.delay.count() != 0) {
         invalid("send options", "must not set both delay and at");
     }
-    validate_delay(options.delay, "delay");
+    validate_due_delay(options.delay, "delay");
     if (options.at) validate_time(*options.at, "due time");
     if (options.max_attempts < 0 || options.max_attempts > kMaxAttemptsLimit) {
         invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit) +
@@ -101,11 +116,22 @@ void validate_consumer_options(const ConsumerOptions& options) {
     validate_visibility(options.visibility_timeout);
     validate_delay(options.shutdown_timeout, "shutdown_timeout");
     if (options.idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");
+    // The consumer adds these to steady_clock's now, which counts nanoseconds (about 292 years):
+    // anything longer overflowed there (undefined behaviour) instead of being refused.
+    const auto timer = [](Duration d, std::string_view what) {
+        if (d.count() > kMaxTimerMs) {
+            invalid(what, "is absurdly long for a consumer (at most 100 years)");
+        }
+    };
+    timer(options.visibility_timeout, "visibility timeout");
+    timer(options.shutdown_timeout, "shutdown_timeout");
+    timer(options.idle_check, "idle_check");
     const Backoff& b = options.backoff;
     if (b.initial.count() < 0 || b.max < b.initial || !(b.multiplier >= 1.0) ||
         !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
         invalid("backoff", "needs 0 <= initial <= max, multiplier >= 1 and jitter in [0, 1]");
     }
+    validate_delay(b.max, "backoff max");
 }
 
 }  // namespace delayq::detail

@@ -15,6 +15,8 @@ inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut
 // 9999-12-31T23:59:59.999Z in unix ms: later times are refused as absurd.
 inline constexpr std::int64_t kMaxTimeMs = 253'402'300'799'999;
 inline constexpr int kMaxAttemptsLimit = 1'000'000;
+// The longest durations a Consumer accepts for its timers (100 years of 365 days).
+inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
 inline constexpr std::size_t kMaxDeadCount = 1'000'000'000'000;
 
 // Each throws InvalidArgument with a message that names the problem.
@@ -24,6 +26,9 @@ void validate_id(std::string_view id);
 void validate_payload(std::string_view payload, std::size_t max_bytes);
 // A delay from now: 0 .. kMaxTimeMs ms.
 std::int64_t validate_delay(Duration delay, std::string_view what);
+// A delay from now to a due time: also refused when now + delay (by the local clock) is after
+// kMaxTimeMs.
+std::int64_t validate_due_delay(Duration delay, std::string_view what);
 // An absolute time as unix ms: 0 .. kMaxTimeMs.
 std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what);
 std::int64_t validate_visibility(Duration visibility);
