@@ -62,7 +62,7 @@ CancelResult Queue::cancel(std::string_view id) {
 }
 
 RescheduleResult Queue::reschedule(std::string_view id, Duration delay) {
-    std::int64_t delay_ms = detail::validate_due_delay(delay, "delay");
+    std::int64_t delay_ms = detail::validate_delay(delay, "delay");
     auto conn = core_->client().pool().acquire();
     return core_->reschedule(*conn, id, std::nullopt, delay_ms);
 }

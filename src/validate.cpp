@@ -46,21 +46,6 @@ std::int64_t validate_delay(Duration delay, std::string_view what) {
     return delay.count();
 }
 
-std::int64_t validate_due_delay(Duration delay, std::string_view what) {
-    const std::int64_t ms = validate_delay(delay, what);
-    // The scripts refuse a due time past kMaxTimeMs with a generic "bad script argument", which
-    // does not say what is wrong. The server's clock decides; the local one is as close as the
-    // client can get (only a delay within the clocks' difference of the bound still reaches the
-    // script's check).
-    const auto now =
-        std::chrono::duration_cast<Duration>(std::chrono::system_clock::now().time_since_epoch())
-            .count();
-    if (ms > kMaxTimeMs - now) {
-        invalid(what, "is absurdly long (it would fall due after the year 9999)");
-    }
-    return ms;
-}
-
 std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what) {
     auto ms = std::chrono::duration_cast<Duration>(at.time_since_epoch()).count();
     if (ms < 0) invalid(what, "is before 1970");
@@ -78,7 +63,7 @@ void validate_send(const SendOptions& options) {
     if (options.at && options.delay.count() != 0) {
         invalid("send options", "must not set both delay and at");
     }
-    validate_due_delay(options.delay, "delay");
+    validate_delay(options.delay, "delay");
     if (options.at) validate_time(*options.at, "due time");
     if (options.max_attempts < 0 || options.max_attempts > kMaxAttemptsLimit) {
         invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit) +

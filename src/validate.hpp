@@ -26,9 +26,6 @@ void validate_id(std::string_view id);
 void validate_payload(std::string_view payload, std::size_t max_bytes);
 // A delay from now: 0 .. kMaxTimeMs ms.
 std::int64_t validate_delay(Duration delay, std::string_view what);
-// A delay from now to a due time: also refused when now + delay (by the local clock) is after
-// kMaxTimeMs.
-std::int64_t validate_due_delay(Duration delay, std::string_view what);
 // An absolute time as unix ms: 0 .. kMaxTimeMs.
 std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what);
 std::int64_t validate_visibility(Duration visibility);

@@ -156,6 +156,12 @@ local function bad_argument()
     return redis.error_reply('ERR delayq: bad script argument')
 end
 
+-- A delay that passed the client's checks can still land after MAX_MS once added to the
+-- server's now; only the server can tell, and it says so.
+local function due_too_late()
+    return redis.error_reply('ERR delayq: the due time would fall after the year 9999')
+end
+
 -- The lowest score of a zset (the next due time, or the next lease deadline), or nil.
 local function head_score(zset)
     local h = redis.call('ZRANGE', zset, 0, 0, 'WITHSCORES')

@@ -6,6 +6,7 @@
 --       3 delay_ms (after the Redis server's now)
 -- Returns: {'rescheduled', due_ms} | {'not_found', 0} | {'in_flight', 0} | {'dead', 0}
 --   A due time after the message's expiry is moved to the expiry (it is dead-lettered then).
+-- Errors: 'ERR delayq: the due time would fall after the year 9999' (nothing changes).
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
 local now = clock()
@@ -14,7 +15,7 @@ if at ~= '' then
     due = uint(at)
     if due == nil then return bad_argument() end
 end
-if due > MAX_MS then return bad_argument() end
+if due > MAX_MS then return due_too_late() end
 local rec = redis.call('HGET', K.msg, id)
 if not rec then return {'not_found', 0} end
 local m = decode(rec)

@@ -11,8 +11,8 @@
 --   payload          bytes
 -- Returns: three per message: id, 1 when created or 0 when the id already existed (nothing
 --   changed), and the due time (unix ms) of the message that now holds the id.
--- Errors: 'ERR delayq: bad script argument' or 'ERR delayq: expiry before due time'; nothing
---   is written then.
+-- Errors: 'ERR delayq: bad script argument', 'ERR delayq: expiry before due time' or 'ERR
+--   delayq: the due time would fall after the year 9999'; nothing is written then.
 local now, now_us = clock()
 local n = #ARGV / 6
 if n < 1 or n > 1000 or n ~= math.floor(n) then return bad_argument() end
@@ -39,7 +39,7 @@ for i = 1, n do
             due = uint(at)
             if due == nil then return bad_argument() end
         end
-        if due > MAX_MS then return bad_argument() end
+        if due > MAX_MS then return due_too_late() end
         expire = 0
         if expire_after > 0 then
             expire = now + expire_after
