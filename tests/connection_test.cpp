@@ -33,14 +33,6 @@ SendResult send_when_back(Queue& q, const std::string& payload, const SendOption
     return result;
 }
 
-long long used_memory(const RedisServer& server) {
-    const std::string info = server.command({"INFO", "memory"}).str;
-    const std::string field = "used_memory:";
-    const auto pos = info.find(field);
-    if (pos == std::string::npos) throw std::runtime_error("no used_memory in INFO");
-    return std::stoll(info.substr(pos + field.size()));
-}
-
 std::string lower(std::string text) {
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -375,7 +367,7 @@ TEST_F(ConnectionTest, StrictClientAcceptsNoeviction) {
 
 TEST_F(ConnectionTest, FullRedisRefusesSendsWholeButStillDrains) {
     Queue q = queue();
-    const long long limit = used_memory(server()) + 2 * 1024 * 1024;
+    const long long limit = server().info_integer("memory", "used_memory") + 2 * 1024 * 1024;
     ASSERT_FALSE(
         server().command({"CONFIG", "SET", "maxmemory", std::to_string(limit)}).is_error());
     // Fill with ever smaller payloads: a big send's own query buffer counts towards maxmemory,

@@ -308,6 +308,13 @@ std::vector<std::string> RedisServer::keys(const std::string& pattern, int db) c
 
 long long RedisServer::dbsize(int db) const { return integer({"DBSIZE"}, db); }
 
+long long RedisServer::info_integer(const std::string& section, const std::string& name) const {
+    const std::string info = command({"INFO", section}).str;
+    const auto pos = info.find("\n" + name + ":");
+    if (pos == std::string::npos) throw std::runtime_error("no " + name + " in INFO " + section);
+    return std::stoll(info.substr(pos + name.size() + 2));
+}
+
 long long RedisServer::zcard(const std::string& key) const { return integer({"ZCARD", key}); }
 
 long long RedisServer::hlen(const std::string& key) const { return integer({"HLEN", key}); }

@@ -64,6 +64,8 @@ class RedisServer {
     // Sorted.
     std::vector<std::string> keys(const std::string& pattern, int db = 0) const;
     long long dbsize(int db = 0) const;
+    // An integer field of INFO `section`, e.g. info_integer("memory", "used_memory").
+    long long info_integer(const std::string& section, const std::string& name) const;
     long long zcard(const std::string& key) const;
     long long hlen(const std::string& key) const;
     // The server's clock (TIME) in unix milliseconds.

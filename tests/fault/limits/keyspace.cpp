@@ -31,11 +31,7 @@ std::string describe(const Keyspace& k) {
 }
 
 long long used_memory(const RedisServer& server) {
-    const std::string info = server.command({"INFO", "memory"}).str;
-    const std::string field = "used_memory:";
-    const auto pos = info.find(field);
-    if (pos == std::string::npos) throw std::runtime_error("no used_memory in INFO");
-    return std::stoll(info.substr(pos + field.size()));
+    return server.info_integer("memory", "used_memory");
 }
 
 }  // namespace delayq::test

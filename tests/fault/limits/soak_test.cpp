@@ -31,14 +31,6 @@ int soak_seconds() {
     return seconds < 1 ? 1 : seconds;
 }
 
-long long info_field(const RedisServer& server, const std::string& section,
-                     const std::string& name) {
-    const std::string info = server.command({"INFO", section}).str;
-    const auto pos = info.find("\n" + name + ":");
-    if (pos == std::string::npos) throw std::runtime_error("no " + name + " in INFO");
-    return std::stoll(info.substr(pos + name.size() + 2));
-}
-
 // What the test knows about each message: it must end acked exactly once, unless it was meant
 // to be cancelled or purged. Messages are known by queue and id: generated ids are unique only
 // within a queue (two queues' counters both track the Redis clock and can meet).
@@ -285,21 +277,22 @@ struct Baseline {
 
 Baseline measure(const RedisServer& server) {
     Baseline b;
-    EXPECT_TRUE(eventually([&] { return info_field(server, "clients", "connected_clients") == 1; }))
-        << "connections of the library still open";
+    EXPECT_TRUE(eventually([&] {
+        return server.info_integer("clients", "connected_clients") == 1;
+    })) << "connections of the library still open";
     b.keys = keyspace(server);
     for (const auto& key : b.keys.keys) {
         b.key_bytes += server.integer({"MEMORY", "USAGE", key, "SAMPLES", "0"});
     }
     long long last = -1;
     for (int i = 0; i < 100; ++i) {
-        b.memory = info_field(server, "memory", "used_memory");
+        b.memory = server.info_integer("memory", "used_memory");
         if (b.memory == last) break;
         last = b.memory;
         std::this_thread::sleep_for(50ms);
     }
-    b.dataset = info_field(server, "memory", "used_memory_dataset");
-    b.scripts = info_field(server, "memory", "number_of_cached_scripts");
+    b.dataset = server.info_integer("memory", "used_memory_dataset");
+    b.scripts = server.info_integer("memory", "number_of_cached_scripts");
     return b;
 }
 
