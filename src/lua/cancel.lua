@@ -13,5 +13,5 @@ if m.token ~= 0 then return 'in_flight' end
 if redis.call('ZREM', K.pending, member_of(id, m)) == 0 then return 'dead' end
 redis.call('HDEL', K.msg, id)
 redis.call('HDEL', K.err, id)
-redis.call('HINCRBY', K.stats, 'cancelled', 1)
+redis.call('HINCRBY', K.stats, 'cancelled', '1')
 return 'cancelled'

@@ -15,7 +15,7 @@ for _, member in ipairs(members) do
     local m = record_of(member, redis.call('HGET', K.msg, id))
     redis.call('ZREM', K.dead, member)
     if not m then
-        redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+        redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
     else
         m.attempts, m.expire, m.token, m.reason, m.due = 0, 0, 0, '', now
         redis.call('HSET', K.msg, id, encode(m))

@@ -25,7 +25,7 @@ local lease_head = head_score(K.inflight)
 local lapsed = {}
 if lease_head and lease_head <= now then
     -- Leases that ran out: the consumer crashed, hung or lost its connection.
-    lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', 0, SWEEP)
+    lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', '0', SWEEP)
     redis.call('ZREM', K.inflight, unpack(lapsed))
     local retried = 0
     for _, lease in ipairs(lapsed) do
@@ -34,7 +34,7 @@ if lease_head and lease_head <= now then
         local m = rec and decode(rec)
         -- A lease whose record is gone or has moved on (data loss) is an orphan.
         if not m or m.token == 0 or lease_of(m.token, id) ~= lease then
-            redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+            redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         else
             local member = member_of(id, m)
             local why = 'visibility timeout expired on attempt ' .. m.attempts
@@ -58,7 +58,7 @@ end
 local head = head_due()
 local due = {}
 if head and head <= now then
-    due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', 0,
+    due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', '0',
                      max_count)
 end
 local deliveries = {}
@@ -83,7 +83,7 @@ if #due > 0 then
         end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.
-            redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+            redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
             bury(id, decode(rec), member, now, 'expired', nil, events)
         else

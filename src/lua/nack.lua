@@ -17,7 +17,7 @@ if redis.call('ZREM', K.inflight, lease) == 0 then return {'lost', 0} end
 local id = lease_id(lease)
 local rec = redis.call('HGET', K.msg, id)
 if not rec then
-    redis.call('HINCRBY', K.stats, 'orphans_removed', 1)
+    redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
     return {'lost', 0}
 end
 local m = decode(rec)
@@ -46,6 +46,6 @@ m.due = due
 redis.call('HSET', K.msg, id, encode(m))
 redis.call('HSET', K.err, id, ARGV[3])
 redis.call('ZADD', K.pending, str(due), member)
-redis.call('HINCRBY', K.stats, 'retried', 1)
+redis.call('HINCRBY', K.stats, 'retried', '1')
 wake_if_earlier(head, due, now)
 return {'retry', due}
