@@ -76,9 +76,12 @@ void Dispatcher::run() {
         }
         for (std::size_t i = 0; i < got; ++i) s.workers_cv.notify_one();
         report_dead_letters(s, r.dead_lettered);
-        if (got == want) continue;
+        // More is due already (a full batch, or more lapsed leases than one sweep takes).
+        if (r.next && *r.next <= r.now) continue;
 
-        // Nothing more is due: sleep until the next due time or lease deadline.
+        // Nothing more is due: sleep until the next due time or lease deadline. After a full
+        // batch too: asking again at once would only find nothing (one wasted fetch per
+        // message at low rates).
         auto wake = received + s.options.idle_check;
         if (r.next) wake = std::min(wake, received + (*r.next - r.now));
         std::unique_lock lock(s.mutex);

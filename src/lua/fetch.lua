@@ -6,9 +6,9 @@
 -- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
 --       4 dead_max_age_ms (0 = unbounded)
 -- Returns: {now_ms, next_ms, deliveries, dead_events}
---   next_ms: when the consumer should call again (unix ms, Redis clock): now when it got
---     max_count, else the earliest of the next due time and the next lease deadline; -1 when
---     neither exists.
+--   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
+--     pending head and the inflight head (<= now when more is already due); -1 when neither
+--     exists.
 --   deliveries: six per message: id, token, attempt, max_attempts, due_ms, payload
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
@@ -114,15 +114,14 @@ end
 
 trim_dead(now, dead_max_count, dead_max_age)
 
-local next_ms = now
-if #due / 2 < max_count then
-    -- What this call moved changes the heads; otherwise the ones read above still hold.
-    if #lapsed > 0 or #due > 0 then
-        head = head_due()
-        lease_head = head_score(K.inflight)
-    end
-    next_ms = -1
-    if head then next_ms = head end
-    if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
+-- What this call moved changes the heads; otherwise the ones read above still hold. A head at or
+-- before now means more is due (the call took max_count, or swept SWEEP leases): call again at
+-- once. Otherwise the caller may sleep until the next head, even after a full batch.
+if #lapsed > 0 or #due > 0 then
+    head = head_due()
+    lease_head = head_score(K.inflight)
 end
+local next_ms = -1
+if head then next_ms = head end
+if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
 return {now, next_ms, deliveries, events}
