@@ -1,6 +1,7 @@
 // Scenario 8: a randomized mix of the faults above with 4 producers and 4 consumers, for a
 // bounded time. The fault sequence follows a seed that the test prints; set DELAYQ_CHAOS_SEED to
-// replay it and DELAYQ_CHAOS_SECONDS to run longer (default 20, about one fault per second).
+// replay it and DELAYQ_CHAOS_SECONDS to change its length (default 60, about one fault per
+// second).
 #include <signal.h>
 
 #include <cstdlib>
@@ -86,7 +87,7 @@ class FaultChaos : public FaultTest {
 TEST_F(FaultChaos, NothingLostUnderRandomFaults) {
     const auto seed = static_cast<std::uint64_t>(
         env_number("DELAYQ_CHAOS_SEED", static_cast<long long>(std::random_device{}() >> 1)));
-    const long long seconds = env_number("DELAYQ_CHAOS_SECONDS", 20);
+    const long long seconds = env_number("DELAYQ_CHAOS_SECONDS", 60);
     std::cout << "[chaos] seed " << seed << ", " << seconds
               << " s (replay: DELAYQ_CHAOS_SEED=" << seed << ")" << std::endl;
     rng_.seed(seed);
