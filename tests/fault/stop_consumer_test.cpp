@@ -7,21 +7,37 @@
 namespace delayq::fault {
 namespace {
 
-class FaultStopConsumer : public FaultTest {};
+class FaultStopConsumer : public FaultTest {
+  protected:
+    struct Frozen {
+        DeliveryEvent delivery;  // the first delivery, which `process` was handling
+        std::int64_t at_ms = 0;  // Redis time of the SIGSTOP
+    };
+
+    // Waits for the first delivery of the run, then freezes the consumer process handling it;
+    // false if no delivery came.
+    bool freeze_at_first_delivery(const std::string& process, Frozen& f) {
+        const bool delivered = await_history([&](const History& h) {
+            if (h.deliveries.empty()) return false;
+            f.delivery = h.deliveries.front();
+            return true;
+        });
+        if (!delivered) return false;
+        f.at_ms = redis_now();
+        worker(process).signal(SIGSTOP);
+        return true;
+    }
+};
 
 TEST_F(FaultStopConsumer, StaleAckAfterThawIsRefusedAndChangesNothing) {
     start_producer("p1", {.count = 3});
     // c1 acks by itself, so the history holds Redis's answer to its ack; its handler leaves the
     // test 800 ms to freeze it before that ack.
     start_consumer("c1", {.visibility_ms = 1000, .handler_sleep_ms = 800, .manual_ack = true});
-    DeliveryEvent stale;
-    ASSERT_TRUE(await_history([&](const History& h) {
-        if (h.deliveries.empty()) return false;
-        stale = h.deliveries.front();
-        return true;
-    }));
-    const std::int64_t stopped_at = redis_now();
-    worker("c1").signal(SIGSTOP);
+    Frozen frozen;
+    ASSERT_TRUE(freeze_at_first_delivery("c1", frozen));
+    const DeliveryEvent& stale = frozen.delivery;
+    const std::int64_t stopped_at = frozen.at_ms;
 
     // c2's handler holds the message long enough for the stale ack to land meanwhile.
     start_consumer("c2", {.visibility_ms = 1000, .handler_sleep_ms = 3000, .concurrency = 3});
@@ -63,14 +79,10 @@ TEST_F(FaultStopConsumer, StaleAckAfterThawIsRefusedAndChangesNothing) {
 TEST_F(FaultStopConsumer, ThawedConsumerFindsItsLeaseLost) {
     start_producer("p1", {.count = 1});
     start_consumer("c1", {.visibility_ms = 1000, .handler_sleep_ms = 1500});
-    DeliveryEvent stale;
-    ASSERT_TRUE(await_history([&](const History& h) {
-        if (h.deliveries.empty()) return false;
-        stale = h.deliveries.front();
-        return true;
-    }));
-    const std::int64_t stopped_at = redis_now();
-    worker("c1").signal(SIGSTOP);
+    Frozen frozen;
+    ASSERT_TRUE(freeze_at_first_delivery("c1", frozen));
+    const DeliveryEvent& stale = frozen.delivery;
+    const std::int64_t stopped_at = frozen.at_ms;
     start_consumer("c2", {.visibility_ms = 1000, .handler_sleep_ms = 4000});
     ASSERT_TRUE(await_history([&](const History& h) { return h.deliveries.size() == 2; }));
     worker("c1").signal(SIGCONT);
