@@ -11,6 +11,11 @@ namespace {
 
 constexpr const char* kDataLoss = "redis_data_loss";
 
+// How long a fault that breaks connections keeps delaying acks after it ended: a consumer that
+// failed several times in a row waits up to 5 s before it reconnects (reconnect_delay in
+// src/consumer/runtime.cpp), and its outcomes wait with it while their leases run out.
+constexpr std::int64_t kRecoveryMs = 5000;
+
 // Faults after which a consumer may have finished a handler without its ack reaching Redis
 // before the lease ran out.
 const std::set<std::string>& faults_that_delay_acks() {
@@ -25,7 +30,10 @@ std::string explain(const Duplicate& d, const std::vector<FaultEvent>& faults) {
     for (const auto& f : faults) {
         if (fenced ? f.kind != kDataLoss : faults_that_delay_acks().count(f.kind) == 0) continue;
         if (!f.target.empty() && f.target != d.earlier.process) continue;
-        if (f.end_ms < d.earlier.delivered_at_ms || f.start_ms > d.later.delivered_at_ms) continue;
+        const std::int64_t effect_end = fenced ? f.end_ms : f.end_ms + kRecoveryMs;
+        if (effect_end < d.earlier.delivered_at_ms || f.start_ms > d.later.delivered_at_ms) {
+            continue;
+        }
         return f.kind;
     }
     return "";

@@ -182,6 +182,19 @@ TEST(FaultChecker, FaultsOnEveryProcessExplainRequestedAcks) {
     EXPECT_EQ(check(h).duplicates.at(0).cause, "redis_kill");
 }
 
+// A fault that broke connections keeps delaying acks after it ended, while the consumer backs
+// off before reconnecting (up to 5 s): it explains a requested ack lost for that long, no longer.
+TEST(FaultChecker, ConnectionFaultsExplainAcksLostDuringTheRecovery) {
+    History h = clean();
+    h.acks[0].status = AckStatus::kRequested;
+    h.deliveries[0].delivered_at_ms = 20'000;
+    h.deliveries.push_back(delivered("c2", "m1", 2, 1000, 22'000, 11));
+    h.faults.push_back({"client_kill", "c1", 14'000, 14'100});  // ended 5.9 s before
+    EXPECT_EQ(check(h).unexplained_duplicates(), 1u);
+    h.faults.push_back({"client_kill", "c1", 15'500, 15'600});  // ended 4.4 s before
+    EXPECT_EQ(check(h).duplicates.at(0).cause, "client_kill");
+}
+
 TEST(FaultChecker, OverlappingLeasesAreADuplicate) {
     History h = clean();
     h.acks.clear();

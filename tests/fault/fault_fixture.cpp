@@ -102,7 +102,9 @@ WorkerProcess& FaultTest::start_consumer(const std::string& name, const Consumer
                                      "--concurrency",
                                      std::to_string(spec.concurrency),
                                      "--idle-check-ms",
-                                     std::to_string(spec.idle_check_ms)};
+                                     std::to_string(spec.idle_check_ms),
+                                     "--command-timeout-ms",
+                                     std::to_string(spec.command_timeout_ms)};
     if (spec.manual_ack) args.emplace_back("--manual-ack");
     return spawn(name, args, wrapper);
 }

@@ -41,6 +41,9 @@ struct ConsumerSpec {
     long long concurrency = 1;
     long long idle_check_ms = 500;
     bool manual_ack = false;
+    // Short, so that faults show fast; a scenario about something else may want fewer timeouts
+    // on a loaded machine (a fetch whose reply times out still counts its attempt).
+    long long command_timeout_ms = 500;
 };
 
 // One redis-server (appendonly, appendfsync always), a directory of history files, and fault

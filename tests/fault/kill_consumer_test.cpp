@@ -13,13 +13,18 @@ TEST_F(FaultKillConsumer, MessagesInHandlersAreRedeliveredWithTheNextAttempt) {
     constexpr long long kVisibilityMs = 1000;
     start_producer("p1", {.count = 6});
     // Handlers longer than the lease: only the consumer's lease extension keeps them leased.
-    start_consumer("c1",
-                   {.visibility_ms = kVisibilityMs, .handler_sleep_ms = 5000, .concurrency = 2});
+    // Timeouts well above the machine's stalls: a fetch whose reply is lost still counts its
+    // attempt, and this scenario counts attempts.
+    start_consumer("c1", {.visibility_ms = kVisibilityMs,
+                          .handler_sleep_ms = 5000,
+                          .concurrency = 2,
+                          .command_timeout_ms = 3000});
     ASSERT_TRUE(await_history([](const History& h) { return h.deliveries.size() == 2; }));
     kill_worker("c1");
     const std::vector<DeliveryEvent> interrupted = history().deliveries;
 
-    start_consumer("c2", {.visibility_ms = kVisibilityMs, .concurrency = 2});
+    start_consumer("c2",
+                   {.visibility_ms = kVisibilityMs, .concurrency = 2, .command_timeout_ms = 3000});
     await_all_handled();
     const Report report = finish();
 
