@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "json_path.hpp"
+#include "support/shell_quote.hpp"
 
 namespace {
 
@@ -68,18 +69,6 @@ std::string cat(std::initializer_list<std::string_view> parts) {
     return out;
 }
 
-std::string quote(const std::string& arg) {
-    std::string out = "'";
-    for (char c : arg) {
-        if (c == '\'') {
-            out += "'\\''";
-        } else {
-            out += c;
-        }
-    }
-    return out + "'";
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -88,7 +77,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::string command;
-    for (int i = 1; i < argc; ++i) command += quote(argv[i]) + " ";
+    for (int i = 1; i < argc; ++i) command += delayq::test::shell_quote(argv[i]) + " ";
     FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
         std::cerr << "cannot run " << command << "\n";

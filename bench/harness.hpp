@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "delayq/delayq.hpp"
+#include "support/redis_server.hpp"
 
 struct redisContext;
 
@@ -41,14 +42,8 @@ struct Endpoint {
 // Parses redis://[user:password@]host[:port][/db] and unix:///path[?db=N].
 Endpoint parse_endpoint(std::string_view url);
 
-// A reply, flattened.
-struct RawReply {
-    enum class Kind { kNil, kInteger, kString, kError, kArray };
-    Kind kind = Kind::kNil;
-    long long integer = 0;
-    std::string str;
-    std::vector<RawReply> elements;
-};
+// A reply, flattened: the tests' type, so that one converter from hiredis serves both.
+using RawReply = test::RawReply;
 
 struct CmdStat {
     std::int64_t calls = 0;

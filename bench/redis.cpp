@@ -18,32 +18,6 @@ struct ReplyDeleter {
     void operator()(redisReply* r) const { freeReplyObject(r); }
 };
 
-RawReply convert(const redisReply& r) {
-    RawReply out;
-    switch (r.type) {
-        case REDIS_REPLY_INTEGER:
-            out.kind = RawReply::Kind::kInteger;
-            out.integer = r.integer;
-            break;
-        case REDIS_REPLY_ERROR:
-            out.kind = RawReply::Kind::kError;
-            break;
-        case REDIS_REPLY_ARRAY:
-            out.kind = RawReply::Kind::kArray;
-            for (std::size_t i = 0; i < r.elements; ++i)
-                out.elements.push_back(convert(*r.element[i]));
-            break;
-        case REDIS_REPLY_NIL:
-            out.kind = RawReply::Kind::kNil;
-            break;
-        default:
-            out.kind = RawReply::Kind::kString;
-            break;
-    }
-    if (r.str != nullptr) out.str.assign(r.str, r.len);
-    return out;
-}
-
 redisContext* connect_endpoint(const Endpoint& e, std::chrono::milliseconds timeout) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
@@ -153,7 +127,7 @@ RawReply Probe::command(const std::vector<std::string>& args) {
     std::unique_ptr<redisReply, ReplyDeleter> r(static_cast<redisReply*>(
         redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data())));
     if (!r) throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
-    return convert(*r);
+    return test::to_raw_reply(*r);
 }
 
 std::string Probe::info(const std::string& sections) {

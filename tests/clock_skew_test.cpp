@@ -9,6 +9,7 @@
 #include <string>
 
 #include "support/fixture.hpp"
+#include "support/shell_quote.hpp"
 
 #ifndef DELAYQ_SKEW_PROBE
 #error "DELAYQ_SKEW_PROBE must name the delayq_skew_probe binary"
@@ -26,18 +27,6 @@ std::string find_on_path(const std::string& name) {
         if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
     }
     return "";
-}
-
-std::string shell_quote(const std::string& arg) {
-    std::string out = "'";
-    for (char c : arg) {
-        if (c == '\'') {
-            out += "'\\''";
-        } else {
-            out += c;
-        }
-    }
-    return out + "'";
 }
 
 struct ProbeRun {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+struct redisReply;  // hiredis
+
 namespace delayq::test {
 
 // A reply of the raw command helper, flattened just enough for assertions.
@@ -27,6 +29,9 @@ struct RedisServerOptions {
     std::string password{};   // requirepass; the raw helper authenticates with it
     bool appendonly = false;  // so that data survives restart()
 };
+
+// A hiredis reply as a RawReply, for other code that talks to Redis directly (the bench's probe).
+RawReply to_raw_reply(const redisReply& reply);
 
 // A real redis-server on a free loopback port with a fresh data directory, for one test.
 // The destructor kills it and removes the directory.
