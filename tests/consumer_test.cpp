@@ -529,6 +529,38 @@ TEST_F(ConsumerTest, OneBlockedHandlerHoldsBackNoOtherMessage) {
     EXPECT_EQ(q.stats().totals.acked, 400u);
 }
 
+// Once handlers are fast, one woken worker takes a whole small fetch as its chunk. If its
+// first handler then blocks, no other worker may be awake: one idle worker must still look
+// again and take what the blocked one holds.
+TEST_F(ConsumerTest, ABlockedHandlerAfterFastOnesHoldsBackNoOtherMessage) {
+    Queue q = queue();
+    Collector<DeliveryRecord> seen;
+    Latch unblock;
+    std::atomic<bool> block_next{false};
+    ConsumerOptions o = fast_options();
+    o.concurrency = 4;
+    o.prefetch = 100;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            if (block_next.exchange(false)) unblock.wait(40s);
+            seen.add(record_of(d));
+            return Ack{};
+        },
+        o);
+    c.start();
+    send_many(q, 200);
+    ASSERT_TRUE(seen.wait_for(200, 40s));
+    block_next = true;
+    send_many(q, 40);
+    EXPECT_TRUE(seen.wait_for(239, 40s)) << "handled while one handler blocked: " << seen.size();
+    unblock.open();
+    EXPECT_TRUE(seen.wait_for(240));
+    c.stop();
+    c.wait();
+    EXPECT_EQ(q.stats().totals.acked, 240u);
+}
+
 TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
     Queue q = queue();
     send_many(q, 12);

@@ -12,6 +12,7 @@ class Completer : public Loop {
 
   private:
     void run() override;
+    const char* thread_name() const override { return "dq-complete"; }
 };
 
 }  // namespace delayq::detail

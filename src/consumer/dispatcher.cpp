@@ -74,7 +74,11 @@ void Dispatcher::run() {
                 s.buffered.push_back(std::move(d));
             }
         }
-        for (std::size_t i = 0; i < got; ++i) s.workers_cv.notify_one();
+        if (got > 0 && s.handlers_fast.load(std::memory_order_relaxed)) {
+            s.workers_cv.notify_one();
+        } else {
+            for (std::size_t i = 0; i < got; ++i) s.workers_cv.notify_one();
+        }
         report_dead_letters(s, r.dead_lettered);
         // More is due already (a full batch, or more lapsed leases than one sweep takes).
         if (r.next && *r.next <= r.now) continue;

@@ -13,6 +13,7 @@ class Dispatcher : public Loop {
 
   private:
     void run() override;
+    const char* thread_name() const override { return "dq-fetch"; }
 };
 
 }  // namespace delayq::detail

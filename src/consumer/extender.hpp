@@ -13,6 +13,7 @@ class Extender : public Loop {
 
   private:
     void run() override;
+    const char* thread_name() const override { return "dq-extend"; }
     void lost(const LeaseRef& lease);  // call with the shared mutex held
 };
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <pthread.h>
+
 #include <thread>
 
 namespace delayq::detail {
@@ -16,7 +18,11 @@ class Loop {
     Loop& operator=(const Loop&) = delete;
 
     void start() {
-        thread_ = std::thread([this] { run(); });
+        thread_ = std::thread([this] {
+            // Named so that top -H, perf and /proc tell a consumer's threads apart.
+            pthread_setname_np(pthread_self(), thread_name());
+            run();
+        });
     }
     void join() {
         if (thread_.joinable()) thread_.join();
@@ -24,6 +30,8 @@ class Loop {
 
   protected:
     virtual void run() = 0;  // must not throw
+    // At most 15 characters (the kernel's limit).
+    virtual const char* thread_name() const = 0;
     ConsumerShared& shared_;
 
   private:

@@ -13,6 +13,7 @@ class Notifier : public Loop {
 
   private:
     void run() override;
+    const char* thread_name() const override { return "dq-notify"; }
 };
 
 }  // namespace delayq::detail

@@ -1,5 +1,7 @@
 #include "consumer/runtime.hpp"
 
+#include <pthread.h>
+
 #include <random>
 
 #include "consumer/signals.hpp"
@@ -53,7 +55,10 @@ void ConsumerRuntime::start() {
     for (auto& w : workers_) w->start();
     notifier_.start();
     dispatcher_.start();
-    supervisor_ = std::thread([this] { supervise(); });
+    supervisor_ = std::thread([this] {
+        pthread_setname_np(pthread_self(), "dq-supervise");
+        supervise();
+    });
 }
 
 void ConsumerRuntime::stop() {

@@ -75,6 +75,13 @@ struct ConsumerShared {
     std::unordered_map<std::string, HeldLease> held;  // id -> every lease held
     std::deque<Completion> completions;
 
+    // The last chunk of handlers a worker ran was fast: the dispatcher then wakes one worker
+    // per fetch, which takes a large chunk and wakes another only for what it left; after slow
+    // handlers it wakes one per delivery.
+    std::atomic<bool> handlers_fast{false};
+
+    bool watching = false;  // an idle worker wakes after the chunk budget to steal (workers.cpp)
+
     bool stopping = false;  // no more fetching, no more handler starts
     // `stopping`, readable without the mutex: a worker checks it between the deliveries it took
     // at once.

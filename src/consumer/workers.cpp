@@ -10,8 +10,8 @@
 namespace delayq::detail {
 namespace {
 
-// At most this many deliveries taken at once, and only a worker's fair share of the buffer.
-constexpr std::size_t kMaxChunk = 16;
+// At most this many deliveries taken at once by a worker whose handlers are fast.
+constexpr std::size_t kMaxChunk = 64;
 // Handlers slower than this make a worker hand back what it took, report at once and take one
 // delivery at a time until its handlers are fast again: a chunk only pays off for fast
 // handlers, and must not hold messages behind a slow one.
@@ -76,6 +76,7 @@ void Worker::take(std::vector<Delivery> deliveries) {
     std::lock_guard lock(taken_mutex_);
     shared_.taken_unstarted += deliveries.size();
     shared_.running += deliveries.size();
+    chunk_began_ = SteadyClock::now();
     for (auto& d : deliveries) taken_.push_back(std::move(d));
 }
 
@@ -93,12 +94,11 @@ bool Worker::take_work() {
     ConsumerShared& s = shared_;
     if (!s.buffered.empty()) {
         // With fast handlers a lock round trip and a wake-up per message were most of a
-        // consumer's CPU; a buffer this deep keeps every worker busy anyway. Only after fast
-        // handlers: one that turns slow holds the rest of its chunk until an idle worker steals
-        // it or the handler returns.
-        const std::size_t n =
-            fast_ ? std::clamp<std::size_t>(s.buffered.size() / s.options.concurrency, 1, kMaxChunk)
-                  : 1;
+        // consumer's CPU: a fast worker takes a large chunk, and other workers are woken only
+        // for what it left (see run()). Spreading a fetch thinly over every worker cost a
+        // wake-up per few messages. Only after fast handlers: one that turns slow holds the
+        // rest of its chunk until an idle worker steals it, or hands it back after the budget.
+        const std::size_t n = fast_ ? std::min(s.buffered.size(), kMaxChunk) : 1;
         std::vector<Delivery> chunk;
         for (std::size_t i = 0; i < n; ++i) {
             chunk.push_back(std::move(s.buffered.front()));
@@ -107,11 +107,14 @@ bool Worker::take_work() {
         take(std::move(chunk));
         return true;
     }
+    // Only from a worker whose chunk overran the budget: it is blocked in a handler. A fast
+    // worker finishes its chunk sooner than a thief could start on it.
     Worker* victim = nullptr;
+    const auto overdue = SteadyClock::now() - kChunkBudget;
     for (Worker* w : s.workers) {
         if (w == this) continue;
         std::lock_guard lock(w->taken_mutex_);
-        if (!w->taken_.empty()) {
+        if (!w->taken_.empty() && w->chunk_began_ < overdue) {
             victim = w;
             break;
         }
@@ -121,20 +124,39 @@ bool Worker::take_work() {
     return true;
 }
 
+bool Worker::wait_for_work(std::unique_lock<std::mutex>& lock) {
+    ConsumerShared& s = shared_;
+    for (;;) {
+        if (s.stopping) return false;
+        if ((!s.buffered.empty() || s.taken_unstarted.load() > 0) && take_work()) return true;
+        if (s.taken_unstarted.load() > 0 && !s.watching) {
+            // Another worker holds deliveries it has not started, and may block in a handler
+            // with nobody awake to steal them: one idle worker looks again after the chunk
+            // budget. Only one, so that fast workers' chunks cost no wake-up storm.
+            s.watching = true;
+            s.workers_cv.wait_for(lock, kChunkBudget);
+            s.watching = false;
+        } else {
+            s.workers_cv.wait(lock);
+        }
+    }
+}
+
 void Worker::run() {
     ConsumerShared& s = shared_;
     std::vector<Completion> done;
     for (;;) {
         {
             std::unique_lock lock(s.mutex);
-            bool have_work = false;
-            s.workers_cv.wait(lock, [&] {
-                if (s.stopping) return true;
-                if (s.buffered.empty() && s.taken_unstarted.load() == 0) return false;
-                have_work = take_work();
-                return have_work;
-            });
-            if (!have_work) break;  // stopping
+            if (!wait_for_work(lock)) break;  // stopping
+            // Work is left for another worker: wake one, which does the same in turn. Waking
+            // one per delivery woke every worker for every fetch. Or this worker holds more than
+            // it is starting now and no idle worker watches for a blocked handler: wake one to
+            // watch.
+            if (!s.buffered.empty() ||
+                (s.taken_unstarted.load() > 1 && !s.watching && s.workers.size() > 1)) {
+                s.workers_cv.notify_one();
+            }
         }
         const auto began = SteadyClock::now();
         std::size_t started = 0;
@@ -146,6 +168,7 @@ void Worker::run() {
             done.push_back(handle(*d));
         }
         fast_ = SteadyClock::now() - began <= kChunkBudget;
+        s.handlers_fast.store(fast_, std::memory_order_relaxed);
         bool stopping = false;
         bool handed_back = false;
         {
