@@ -82,6 +82,12 @@ class Probe {
     // that the next used_memory baseline is clean.
     void drop_queue(const std::string& queue);
     void wait_lazyfree();
+    // Drives the incremental rehash of a queue's msg hash and pending zset to its end. Redis
+    // rehashes a hash's or zset's own table one bucket per access (never from serverCron), so
+    // after a large load every command meets both tables for a while; this issues cheap lookups
+    // (HEXISTS, ZSCORE of absent members), pipelined, until DEBUG HTSTATS-KEY reports no
+    // rehashing target. Returns the lookups issued.
+    std::uint64_t finish_rehash(const std::string& queue);
 
   private:
     redisContext* ctx_ = nullptr;
@@ -162,8 +168,9 @@ struct Settings {
     std::size_t prefetch = 0;  // e2e: 0 with max_batch 0 means sweep
     std::size_t max_batch = 0;
     double idle_seconds = 20;
-    bool attribute = false;  // SLOWLOG-based per-script attribution
-    std::string data_dir;    // raw samples for bench/plot.sh
+    bool attribute = false;     // SLOWLOG-based per-script attribution
+    bool settle_rehash = true;  // backlog: finish the grown tables' rehash before measuring
+    std::string data_dir;       // raw samples for bench/plot.sh
     // profile: a shell command run before and after each phase, "{}" replaced by the phase's
     // name (e.g. "callgrind_control --dump={} PID" for a redis-server under callgrind).
     std::string phase_hook;

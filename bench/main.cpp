@@ -34,6 +34,8 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
                        e2e/backlog consumer settings (default: e2e sweeps them)
   --idle-seconds S     idle measurement window (default 20)
   --attribute          e2e: one more run with SLOWLOG on, split per script and command
+  --no-rehash-settle   backlog: measure right after loading, while Redis still rehashes the
+                       grown tables (default: finish the rehash first, the steady state)
   --data-dir DIR       write latency samples and backlog rates there for bench/plot.sh
   --phase-hook CMD     profile: run CMD before and after each phase, with {} (or, without
                        {}, a last argument) replaced by the phase's name, e.g.
@@ -98,6 +100,8 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.idle_seconds = std::stod(value());
         } else if (a == "--attribute") {
             s.attribute = true;
+        } else if (a == "--no-rehash-settle") {
+            s.settle_rehash = false;
         } else if (a == "--phase-hook") {
             s.phase_hook = value();
         } else if (a == "--data-dir") {

@@ -212,6 +212,39 @@ void Probe::wait_lazyfree() {
     }
 }
 
+std::uint64_t Probe::finish_rehash(const std::string& queue) {
+    const std::string msg = "dq:{" + queue + "}:msg";
+    const std::string pending = "dq:{" + queue + "}:pending";
+    auto rehashing = [&](const std::string& key) {
+        RawReply r = command({"DEBUG", "HTSTATS-KEY", key});
+        if (r.is_error()) return false;  // listpack-encoded: no table to rehash
+        return r.str.find("rehashing target") != std::string::npos;
+    };
+    constexpr int kPipeline = 5000;
+    std::uint64_t lookups = 0;
+    for (;;) {
+        const bool msg_busy = rehashing(msg);
+        const bool pending_busy = rehashing(pending);
+        if (!msg_busy && !pending_busy) return lookups;
+        for (int i = 0; i < kPipeline; ++i) {
+            if (msg_busy) redisAppendCommand(ctx_, "HEXISTS %b x", msg.data(), msg.size());
+            if (pending_busy) {
+                redisAppendCommand(ctx_, "ZSCORE %b x", pending.data(), pending.size());
+            }
+        }
+        const int replies = kPipeline * ((msg_busy ? 1 : 0) + (pending_busy ? 1 : 0));
+        for (int i = 0; i < replies; ++i) {
+            void* raw = nullptr;
+            if (redisGetReply(ctx_, &raw) != REDIS_OK) {
+                throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
+            }
+            freeReplyObject(raw);
+        }
+        sent_ += static_cast<std::uint64_t>(replies);
+        lookups += static_cast<std::uint64_t>(replies);
+    }
+}
+
 ClockOffset measure_clock_offset(Probe& probe) {
     ClockOffset best{0, std::numeric_limits<std::int64_t>::max()};
     for (int i = 0; i < 30; ++i) {
