@@ -63,21 +63,48 @@ std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const Messag
         throw InvalidArgument("a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
     }
     ScriptArgs args;
-    for (const MessageRef& m : messages) {
-        validate_payload(m.payload, options_.max_payload_bytes);
-        validate_send(*m.options);
-        const SendOptions& o = *m.options;
-        args.add(o.id);
-        if (o.at) {
-            args.add(validate_time(*o.at, "due time"));
+    // Consecutive messages with equal options form one run, which states them once (send.lua).
+    struct RunOptions {
+        std::optional<std::int64_t> at_ms;
+        std::int64_t delay_ms = 0;
+        int max_attempts = 0;
+        std::int64_t expire_after_ms = 0;
+        bool with_ids = false;
+        bool operator==(const RunOptions&) const = default;
+    };
+    std::size_t next = 0;
+    while (next < messages.size()) {
+        RunOptions run;
+        std::size_t end = next;
+        for (; end < messages.size(); ++end) {
+            const MessageRef& m = messages[end];
+            validate_payload(m.payload, options_.max_payload_bytes);
+            validate_send(*m.options);
+            const SendOptions& o = *m.options;
+            RunOptions these{o.at ? std::optional(validate_time(*o.at, "due time")) : std::nullopt,
+                             static_cast<std::int64_t>(o.delay.count()),
+                             o.max_attempts > 0 ? o.max_attempts : options_.default_max_attempts,
+                             static_cast<std::int64_t>(o.expire_after.count()), !o.id.empty()};
+            if (end == next) {
+                run = these;
+            } else if (!(these == run)) {
+                break;
+            }
+        }
+        args.add(static_cast<std::int64_t>(end - next));
+        args.add(std::string_view(run.with_ids ? "1" : "0"));
+        if (run.at_ms) {
+            args.add(*run.at_ms);
         } else {
             args.add(std::string_view{});
         }
-        args.add(static_cast<std::int64_t>(o.delay.count()));
-        args.add(static_cast<std::int64_t>(o.max_attempts > 0 ? o.max_attempts
-                                                              : options_.default_max_attempts));
-        args.add(static_cast<std::int64_t>(o.expire_after.count()));
-        args.add(m.payload);
+        args.add(run.delay_ms);
+        args.add(static_cast<std::int64_t>(run.max_attempts));
+        args.add(run.expire_after_ms);
+        for (; next < end; ++next) {
+            if (run.with_ids) args.add(messages[next].options->id);
+            args.add(messages[next].payload);
+        }
     }
     Reply r = run_script(conn, scripts::kSend, keys_, args);
     const auto& flat = r.as_array();

@@ -333,6 +333,42 @@ TEST_F(SendTest, BatchStoresEveryMessageInOrder) {
     EXPECT_EQ(s.totals.sent, 4u);
 }
 
+// send.lua builds records by concatenation, with msgpack's string header chosen by length:
+// every length class, at its edges, in a batch whose runs of shared options alternate.
+TEST_F(SendTest, BatchOfMixedRunsKeepsEveryPayloadAndOption) {
+    Queue q = queue();
+    const std::vector<std::size_t> lengths = {0, 1, 31, 32, 255, 256, 65535, 65536, 70000};
+    std::vector<Message> batch;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        const std::string payload(lengths[i], static_cast<char>('a' + i));
+        batch.push_back({payload, {}});
+        batch.push_back({payload, {}});
+        batch.push_back({payload, {.id = "id-" + std::to_string(i)}});
+        batch.push_back(
+            {payload,
+             {.max_attempts = static_cast<int>(i) + 1, .expire_after = std::chrono::hours(1 + i)}});
+    }
+    const std::vector<SendResult> sent = q.send_batch(batch);
+    ASSERT_EQ(sent.size(), batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        EXPECT_FALSE(sent[i].duplicate) << i;
+        const auto info = q.get(sent[i].id);
+        ASSERT_TRUE(info) << i;
+        EXPECT_EQ(info->payload, batch[i].payload) << i;
+        const int max = batch[i].options.max_attempts;
+        EXPECT_EQ(info->max_attempts, max == 0 ? 25 : max) << i;
+        EXPECT_EQ(info->expire_at.has_value(), batch[i].options.expire_after > 0ms) << i;
+    }
+    for (std::size_t i = 0; i < lengths.size(); ++i)
+        EXPECT_EQ(sent[4 * i + 2].id, "id-" + std::to_string(i));
+    const FetchResult f = q.fetch(1000, 30s);
+    ASSERT_EQ(f.deliveries.size(), batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        EXPECT_EQ(f.deliveries[i].id(), sent[i].id) << i;
+        EXPECT_EQ(f.deliveries[i].payload(), batch[i].payload) << i;
+    }
+}
+
 TEST_F(SendTest, BatchReportsDuplicatesInsideTheBatch) {
     Queue q = queue();
     q.send("old", {.id = "a"});
