@@ -1,6 +1,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <deque>
 #include <future>
 #include <mutex>
@@ -10,6 +11,7 @@
 
 #include "delayq/options.hpp"
 #include "delayq/types.hpp"
+#include "validate.hpp"
 
 namespace delayq::detail {
 
@@ -47,7 +49,7 @@ class SendCoalescer {
     using Batch = std::vector<SendSlot*>;
 
     void lead(std::unique_lock<std::mutex>& lock);
-    Batch take_batch();
+    Batch take_batch(std::size_t limit = kMaxBatch);
     // Answers a finished batch: futures first, then (taking `lock`) the blocked callers.
     // Called without the lock; returns holding it.
     void answer(const Batch& batch, std::unique_lock<std::mutex>& lock);
@@ -55,6 +57,8 @@ class SendCoalescer {
     void flush_loop();
 
     static constexpr int kMaxLeaders = 2;
+    // The flusher splits what is queued into two calls from this many messages on.
+    static constexpr std::size_t kMinSplit = 16;
 
     QueueCore& core_;
     std::mutex mutex_;
