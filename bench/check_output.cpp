@@ -46,6 +46,8 @@ const std::map<std::string, std::vector<std::string>> kFields = {
 const std::set<std::pair<std::string, std::string>> kExpected = {
     {"env", "machine"},
     {"enqueue", "single"},
+    {"enqueue", "single_shared"},
+    {"enqueue", "single_async"},
     {"enqueue", "batch"},
     {"e2e", "c1"},
     {"e2e", "c64"},

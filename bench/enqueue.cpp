@@ -1,7 +1,12 @@
 // mode enqueue: producer throughput and what a send costs Redis.
 //   single: one message per call, `producers` threads (64) each with its own Client.
+//   single_shared: the same threads sharing one Queue (the library groups their calls).
+//   single_async: one message per call through send_async, from one thread that keeps
+//                 `in_flight` (64) sends outstanding, waiting for the oldest.
 //   batch:  send_batch of `batch` (1000) from `batch_producers` threads (2); batch_100 too.
 
+#include <deque>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -18,7 +23,7 @@ void warm_up(Context& ctx) {
 
 Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
                      std::size_t batch, const SendOptions& options, bool with_memory,
-                     bool shared_queue) {
+                     bool shared_queue, std::size_t in_flight) {
     Probe& probe = ctx.probe();
     Window window(probe);
     // Memory is compared with a baseline taken before the producers connect, and measured after
@@ -36,6 +41,7 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
     } else {
         std::vector<std::unique_ptr<Client>> clients(producers);
         std::vector<std::optional<Queue>> queues(producers);
+        if (in_flight > 0) shared_queue = true;
         if (shared_queue) {
             ClientOptions o;
             o.pool_size = producers;
@@ -54,7 +60,19 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
             Queue& q = *queues[i];
             const std::string payload = payload16();
             std::size_t share = n / producers + (i < n % producers ? 1 : 0);
-            for (std::size_t k = 0; k < share; ++k) q.send(payload, options);
+            if (in_flight == 0) {
+                for (std::size_t k = 0; k < share; ++k) q.send(payload, options);
+                return;
+            }
+            std::deque<std::future<SendResult>> outstanding;
+            for (std::size_t k = 0; k < share; ++k) {
+                if (outstanding.size() >= in_flight) {
+                    outstanding.front().get();
+                    outstanding.pop_front();
+                }
+                outstanding.push_back(q.send_async(payload, options));
+            }
+            for (auto& f : outstanding) f.get();
         };
         auto finish = [&] {
             queues.clear();
@@ -67,12 +85,15 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
     out["n"] = n;
     out["producers"] = producers;
     out["shared_queue"] = shared_queue;
+    if (in_flight > 0) out["in_flight"] = in_flight;
     out["batch"] = batch == 0 ? 1 : batch;
     out["payload_bytes"] = payload16().size();
     out["msgs_per_s"] = static_cast<double>(n) / wall;
     window.add_redis_fields(out, static_cast<double>(n), with_memory);
     // Calls in flight are what a round-trip-bound producer scales with.
     out["calls_per_s"] = static_cast<double>(window.cmd("evalsha").calls) / wall;
+    out["msgs_per_call"] = static_cast<double>(n) / static_cast<double>(std::max<std::int64_t>(
+                                                        1, window.cmd("evalsha").calls));
     out["redis_usec_per_call"] =
         static_cast<double>(window.cmd("evalsha").usec) /
         static_cast<double>(std::max<std::int64_t>(1, window.cmd("evalsha").calls));
@@ -91,11 +112,13 @@ void run_enqueue(Context& ctx) {
         std::size_t n, producers, batch;
         bool shared;
         std::vector<Target> targets;
+        std::size_t in_flight = 0;  // send_async from one thread
     };
     const std::vector<Target> single_targets = {{"msgs_per_s", true, 100'000}};
     std::vector<Variant> variants = {
         {"single", n_single, s.producers, 0, false, single_targets},
         {"single_shared", n_single, s.producers, 0, true, single_targets},
+        {"single_async", n_single, 1, 0, true, single_targets, s.in_flight},
         {"batch",
          n_batch,
          s.batch_producers,
@@ -109,7 +132,8 @@ void run_enqueue(Context& ctx) {
         for (int r = 0; r < s.runs; ++r) {
             note("enqueue " + v.name + " run " + std::to_string(r + 1));
             const std::string q = ctx.fresh_queue("enqueue");
-            runs.push_back(measure_enqueue(ctx, q, v.n, v.producers, v.batch, far, true, v.shared));
+            runs.push_back(measure_enqueue(ctx, q, v.n, v.producers, v.batch, far, true, v.shared,
+                                           v.in_flight));
             ctx.probe().drop_queue(q);
         }
         Json line{{"mode", "enqueue"}, {"variant", v.name}};

@@ -163,6 +163,7 @@ struct Settings {
     std::string redis_url;
     std::vector<std::size_t> sizes;
     std::size_t producers = 64;       // single enqueue
+    std::size_t in_flight = 64;       // single enqueue through send_async, from one thread
     std::size_t batch_producers = 2;  // batch enqueue
     std::size_t batch = 1000;
     std::size_t prefetch = 0;  // e2e: 0 with max_batch 0 means sweep

@@ -28,6 +28,8 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --redis URL          use this server instead of starting one (keys are removed after use)
   --sizes LIST         backlog sizes, e.g. 0,1M,10M (k and M suffixes)
   --producers N        single-enqueue producer threads (default 64)
+  --in-flight N        single_async enqueue: send_async calls outstanding from its one
+                       producer thread (default 64)
   --batch-producers N  batch-enqueue producer threads (default 2)
   --batch N            messages per send_batch (default 1000)
   --prefetch N, --max-batch N
@@ -88,6 +90,8 @@ std::optional<Settings> parse(int argc, char** argv) {
             for (const auto& x : split(value())) s.sizes.push_back(parse_count(x));
         } else if (a == "--producers") {
             s.producers = std::max<std::size_t>(1, parse_count(value()));
+        } else if (a == "--in-flight") {
+            s.in_flight = std::max<std::size_t>(1, parse_count(value()));
         } else if (a == "--batch-producers") {
             s.batch_producers = std::max<std::size_t>(1, parse_count(value()));
         } else if (a == "--batch") {

@@ -24,11 +24,13 @@ void warm_up(Context& ctx);
 // Sends n messages to `queue` and measures it. producers threads, each with its own Client, or
 // with shared_queue all sharing one Client (pool_size = producers) and one Queue, whose
 // concurrent Queue::send calls the library may group; batch 0 means one message per call
-// (Queue::send), else Queue::send_batch of `batch`.
+// (Queue::send), else Queue::send_batch of `batch`. in_flight > 0 (with batch 0): one Client
+// and Queue, and each producer uses Queue::send_async, waiting for its oldest send whenever
+// in_flight are outstanding.
 // The line holds n, producers, batch, msgs_per_s and the Redis-side fields.
 Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
                      std::size_t batch, const SendOptions& options, bool with_memory,
-                     bool shared_queue = false);
+                     bool shared_queue = false, std::size_t in_flight = 0);
 
 struct ConsumerConfig {
     std::size_t concurrency = 1;

@@ -47,6 +47,12 @@ SendResult Queue::send(std::string_view payload, const SendOptions& options) {
     return core_->coalescer().send(payload, options);
 }
 
+std::future<SendResult> Queue::send_async(std::string_view payload, const SendOptions& options) {
+    detail::validate_payload(payload, core_->options().max_payload_bytes);
+    detail::validate_send(options);
+    return core_->coalescer().send_async(payload, options);
+}
+
 std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
     if (messages.empty()) return {};
     std::vector<detail::MessageRef> refs;

@@ -59,6 +59,11 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       keys_(make_keys(name_)) {}
 
 std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const MessageRef> messages) {
+    ScriptArgs args = send_args(messages);
+    return send_results(run_script(conn, scripts::kSend, keys_, args), messages.size());
+}
+
+ScriptArgs QueueCore::send_args(std::span<const MessageRef> messages) const {
     if (messages.empty() || messages.size() > kMaxBatch) {
         throw InvalidArgument("a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
     }
@@ -106,11 +111,14 @@ std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const Messag
             args.add(messages[next].payload);
         }
     }
-    Reply r = run_script(conn, scripts::kSend, keys_, args);
-    const auto& flat = r.as_array();
-    if (flat.size() != messages.size() * 3) throw ServerError("send: malformed reply");
+    return args;
+}
+
+std::vector<SendResult> QueueCore::send_results(const Reply& reply, std::size_t count) const {
+    const auto& flat = reply.as_array();
+    if (flat.size() != count * 3) throw ServerError("send: malformed reply");
     std::vector<SendResult> out;
-    out.reserve(messages.size());
+    out.reserve(count);
     for (std::size_t i = 0; i < flat.size(); i += 3) {
         out.push_back(SendResult{flat[i].as_string(), flat[i + 1].as_int() == 0,
                                  at_ms(flat[i + 2].as_int())});

@@ -13,6 +13,7 @@
 #include "delayq/queue.hpp"
 #include "keys.hpp"
 #include "redis/connection.hpp"
+#include "redis/script.hpp"
 #include "scripts.hpp"
 #include "send_coalescer.hpp"
 
@@ -42,6 +43,11 @@ class QueueCore {
     ClientCore& client() { return *client_; }
 
     std::vector<SendResult> send(Connection& conn, std::span<const MessageRef> messages);
+    // send in parts, for calls pipelined on one connection: the script's arguments (validated;
+    // they view the payloads), and the results from its reply.
+    ScriptArgs send_args(std::span<const MessageRef> messages) const;
+    std::vector<SendResult> send_results(const Reply& reply, std::size_t count) const;
+    const QueueKeys& keys() const { return keys_; }
     FetchResult fetch(Connection& conn, std::size_t max_count, Duration visibility);
     std::vector<AckResult> ack(Connection& conn, std::span<const LeaseRef> leases);
     NackResult nack(Connection& conn, const LeaseRef& lease, Duration delay, std::string_view error,

@@ -1,30 +1,52 @@
 #include "send_coalescer.hpp"
 
-#include <vector>
+#include <pthread.h>
+
+#include <algorithm>
+#include <csignal>
+#include <memory>
+#include <string>
+#include <system_error>
 
 #include "delayq/error.hpp"
-#include "queue_core.hpp"
+#include "log.hpp"
+#include "send_pipeline.hpp"
 #include "validate.hpp"
 
 namespace delayq::detail {
 
-// One waiting caller. Each has its own condition, so that the end of a call wakes only the
-// callers it served and the one promoted to lead next: with 64 senders, waking all of them per
-// call was most of a send's client CPU.
-struct SendCoalescer::Waiter {
-    MessageRef ref;
-    std::optional<SendResult> result;
-    std::exception_ptr error;
+// One queued message. A blocked caller's lives on its stack, and it waits on its own condition,
+// so that the end of a call wakes only the callers it served and the one promoted to lead next:
+// with 64 senders, waking all of them per call was most of a send's client CPU.
+struct SendCoalescer::Entry : SendSlot {
+    bool async = false;  // an AsyncEntry
     bool done = false;
     bool lead = false;  // promoted: send what is queued
     std::condition_variable cv;
 };
 
+// An asynchronous send owns its message; the coalescer owns the entry until it is answered.
+struct SendCoalescer::AsyncEntry : Entry {
+    std::string payload;
+    SendOptions options;
+    std::promise<SendResult> promise;
+};
+
+SendCoalescer::~SendCoalescer() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    flusher_cv_.notify_one();
+    if (flusher_.joinable()) flusher_.join();
+}
+
 SendResult SendCoalescer::send(std::string_view payload, const SendOptions& options) {
-    Waiter me{MessageRef{payload, &options}, std::nullopt, nullptr, false, false, {}};
+    Entry me;
+    me.ref = MessageRef{payload, &options};
     std::unique_lock lock(mutex_);
     queued_.push_back(&me);
-    if (leaders_ < kMaxLeaders) {
+    if (leaders_ < kMaxLeaders && !flushing_) {
         ++leaders_;
         me.lead = true;
     }
@@ -40,49 +62,148 @@ SendResult SendCoalescer::send(std::string_view payload, const SendOptions& opti
     return std::move(*me.result);
 }
 
-void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
-    std::vector<Waiter*> batch;
-    while (!queued_.empty() && batch.size() < kMaxBatch) {
-        batch.push_back(queued_.front());
-        queued_.pop_front();
-    }
-    lock.unlock();
-    std::vector<MessageRef> refs;
-    refs.reserve(batch.size());
-    for (auto* w : batch) refs.push_back(w->ref);
-    try {
-        auto conn = core_.client().pool().acquire();
+std::future<SendResult> SendCoalescer::send_async(std::string_view payload,
+                                                  const SendOptions& options) {
+    auto entry = std::make_unique<AsyncEntry>();
+    entry->async = true;
+    entry->payload.assign(payload);
+    entry->options = options;
+    entry->ref = MessageRef{entry->payload, &entry->options};
+    std::future<SendResult> future = entry->promise.get_future();
+    std::unique_lock lock(mutex_);
+    if (!flusher_.joinable()) {
         try {
-            auto results = core_.send(*conn, refs);
-            for (std::size_t i = 0; i < batch.size(); ++i) batch[i]->result = std::move(results[i]);
-        } catch (const InvalidArgument&) {
-            // Only the script's own checks get here (an expiry before an absolute due time): one
-            // message fails a whole batch, so each goes alone to get its own answer.
-            if (batch.size() == 1) throw;
-            for (auto* w : batch) {
-                try {
-                    w->result = core_.send(*conn, std::span(&w->ref, 1)).front();
-                } catch (const InvalidArgument&) {
-                    w->error = std::current_exception();
-                }
-            }
+            flusher_ = std::thread([this] { flush_loop(); });
+        } catch (const std::system_error& e) {
+            throw Error(std::string("cannot start the thread that sends asynchronously: ") +
+                        e.what());
         }
-    } catch (...) {
-        for (auto* w : batch) {
-            if (!w->result && !w->error) w->error = std::current_exception();
+    }
+    queued_.push_back(entry.release());
+    if (!flushing_) {
+        flushing_ = true;
+        lock.unlock();
+        flusher_cv_.notify_one();
+    }
+    return future;
+}
+
+SendCoalescer::Batch SendCoalescer::take_batch(std::size_t limit) {
+    Batch batch;
+    while (!queued_.empty() && batch.size() < limit) {
+        Entry* e = queued_.front();
+        queued_.pop_front();
+        if (e->lead) {
+            // Promoted but not running yet: served here instead, so its turn to lead is void.
+            e->lead = false;
+            --leaders_;
+        }
+        batch.push_back(e);
+    }
+    return batch;
+}
+
+void SendCoalescer::answer(const Batch& batch, std::unique_lock<std::mutex>& lock) {
+    Batch blocked;
+    // Newest first: a thread that waits for its oldest future then finds the rest of the batch
+    // answered too, where in queue order it woke for each one, only to find the next not yet
+    // answered (half a context switch per message in the bench's single_async).
+    for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+        auto* e = static_cast<Entry*>(*it);
+        if (!e->async) {
+            blocked.push_back(e);
+            continue;
+        }
+        std::unique_ptr<AsyncEntry> owned(static_cast<AsyncEntry*>(e));
+        if (owned->result) {
+            owned->promise.set_value(std::move(*owned->result));
+        } else {
+            owned->promise.set_exception(owned->error);
         }
     }
     lock.lock();
-    // Notified with the lock held: a woken caller returns and destroys its Waiter at once.
-    for (auto* w : batch) {
-        w->done = true;
-        w->cv.notify_one();
+    // Notified with the lock held: a woken caller returns and destroys its Entry at once.
+    for (SendSlot* s : blocked) {
+        auto* e = static_cast<Entry*>(s);
+        e->done = true;
+        e->cv.notify_one();
+    }
+}
+
+void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
+    // While the flusher has work it sends everything queued; a call of our own could overtake
+    // one of its calls.
+    Batch batch = flushing_ ? Batch{} : take_batch();
+    if (!batch.empty()) {
+        lock.unlock();
+        {
+            SendPipeline call(core_);
+            call.start(batch);
+            call.finish();
+        }
+        answer(batch, lock);
     }
     --leaders_;
-    if (!queued_.empty() && leaders_ < kMaxLeaders && !queued_.front()->lead) {
+    if (!flushing_ && !queued_.empty() && leaders_ < kMaxLeaders && !queued_.front()->lead) {
         ++leaders_;
         queued_.front()->lead = true;
         queued_.front()->cv.notify_one();
+    }
+}
+
+void SendCoalescer::fail_queued(const std::exception_ptr& error,
+                                std::unique_lock<std::mutex>& lock) {
+    while (!queued_.empty()) {
+        Batch batch = take_batch();
+        for (SendSlot* s : batch) s->error = error;
+        lock.unlock();
+        answer(batch, lock);
+    }
+}
+
+void SendCoalescer::flush_loop() {
+    // A write to a connection the server has closed raises SIGPIPE, which would end the whole
+    // process. Blocked in this thread, it stays pending here and the write fails with EPIPE.
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+
+    SendPipeline pipe(core_);
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        while (!pipe.full() && !queued_.empty()) {
+            // Nothing in flight: half of what is queued, and the rest as a second call right
+            // behind it. Redis then runs the second while this thread answers the first and
+            // their senders queue more, rather than idling through all of that.
+            std::size_t limit = kMaxBatch;
+            if (pipe.empty() && queued_.size() >= kMinSplit) {
+                limit = std::min(kMaxBatch, (queued_.size() + 1) / 2);
+            }
+            Batch batch = take_batch(limit);
+            lock.unlock();
+            pipe.start(std::move(batch));
+            lock.lock();
+        }
+        if (pipe.empty()) {
+            // Nothing queued either: blocked callers lead their own calls again.
+            flushing_ = false;
+            lock.unlock();
+            pipe.release();
+            lock.lock();
+            if (stopping_ && queued_.empty()) return;
+            flusher_cv_.wait(lock, [&] { return flushing_ || stopping_; });
+            continue;
+        }
+        lock.unlock();
+        SendPipeline::Finished done = pipe.finish();
+        answer(done.slots, lock);
+        if (done.failure && stopping_ && !queued_.empty()) {
+            // Closing: Redis failed a call, so it would most likely fail the rest too, each after
+            // its own timeout. The same failure answers them now.
+            log().warn("queue {}: closing with asynchronous sends unsent; they fail", core_.name());
+            fail_queued(done.failure, lock);
+        }
     }
 }
 

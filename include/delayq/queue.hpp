@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <future>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,6 +34,20 @@ class Queue {
     const std::string& name() const;
 
     SendResult send(std::string_view payload, const SendOptions& options = {});
+    // send without waiting, so that one thread can keep many single sends in flight. Payload
+    // and options are copied. Bad input throws InvalidArgument here and queues nothing. The
+    // future holds the result, or what send would have thrown (ConnectionError, TimeoutError,
+    // OutOfMemoryError, ServerError, or InvalidArgument from the script's own checks).
+    // Order: the messages sent through one Queue (copies of a Queue from Client::queue() share
+    // one line, send() callers included) go to Redis in the order they were queued, so one
+    // thread's messages keep its order. They share script calls with other sends; a thread of
+    // the Queue's own, started by the first send_async, makes the calls (docs/design.md).
+    // Closing: the destructor of the last copy of the Queue (a Consumer holds one too) waits
+    // until every queued message has been sent and answered; should a call fail then, the same
+    // error answers every message still queued, so closing takes about one timeout, not one
+    // per batch. Every future gets a value or an error. Destroying the Client changes nothing:
+    // a Queue keeps the connections it needs.
+    std::future<SendResult> send_async(std::string_view payload, const SendOptions& options = {});
     // Up to 1000 messages in one round trip and one atomic script: all are stored or (on bad
     // input or a Redis error) none is. An empty batch sends nothing and returns no results.
     std::vector<SendResult> send_batch(std::span<const Message> messages);

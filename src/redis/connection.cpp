@@ -117,6 +117,14 @@ void Connection::append(std::span<const std::string_view> argv) {
     }
 }
 
+void Connection::flush() {
+    if (broken_) throw ConnectionError("Redis at " + where_ + ": connection is broken");
+    int done = 0;
+    while (done == 0) {
+        if (redisBufferWrite(as_ctx(ctx_), &done) != REDIS_OK) fail("sending a command");
+    }
+}
+
 Reply Connection::read() {
     if (broken_) throw ConnectionError("Redis at " + where_ + ": connection is broken");
     void* raw = nullptr;

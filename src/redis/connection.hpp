@@ -34,8 +34,10 @@ class Connection {
     Reply command(std::span<const std::string_view> argv);
     Reply command(std::initializer_list<std::string_view> argv);
 
-    // Pipelining: queue commands, then read their replies in order.
+    // Pipelining: queue commands, then read their replies in order. read() sends what is
+    // queued first; flush() sends it without waiting for a reply.
     void append(std::span<const std::string_view> argv);
+    void flush();
     Reply read();
 
     // Waits up to `timeout` for a pushed reply (pub/sub); nullopt when none came.

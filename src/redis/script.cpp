@@ -5,10 +5,11 @@
 namespace delayq::detail {
 namespace {
 
-// EVALSHA, or EVAL with the whole source: the same call either way.
-Reply eval(Connection& conn, std::string_view command, std::string_view script_or_sha,
-           std::span<const std::string> keys, const ScriptArgs& args) {
-    std::string numkeys = std::to_string(keys.size());
+// The argv of EVALSHA or EVAL with the whole source: the same call either way. `numkeys` holds
+// the formatted key count and must outlive the result.
+std::vector<std::string_view> eval_argv(std::string_view command, std::string_view script_or_sha,
+                                        const std::string& numkeys,
+                                        std::span<const std::string> keys, const ScriptArgs& args) {
     std::vector<std::string_view> argv;
     argv.reserve(3 + keys.size() + args.size());
     argv.push_back(command);
@@ -16,18 +17,28 @@ Reply eval(Connection& conn, std::string_view command, std::string_view script_o
     argv.emplace_back(numkeys);
     for (const auto& k : keys) argv.emplace_back(k);
     for (auto a : args.views()) argv.push_back(a);
-    return conn.command(argv);
+    return argv;
 }
 
 }  // namespace
 
-Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
-                 const ScriptArgs& args) {
-    Reply reply = eval(conn, "EVALSHA", script.sha1, keys, args);
-    if (reply.is_error() && reply.str.starts_with("NOSCRIPT")) {
+bool is_noscript(const Reply& reply) {
+    return reply.is_error() && reply.str.starts_with("NOSCRIPT");
+}
+
+void append_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                   const ScriptArgs& args) {
+    const std::string numkeys = std::to_string(keys.size());
+    conn.append(eval_argv("EVALSHA", script.sha1, numkeys, keys, args));
+}
+
+Reply script_reply(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                   const ScriptArgs& args, Reply reply) {
+    if (is_noscript(reply)) {
         // EVAL runs and caches the script in one command. SCRIPT LOAD then EVALSHA again would
         // fail whenever another client's SCRIPT FLUSH fell between the two.
-        reply = eval(conn, "EVAL", script.source, keys, args);
+        const std::string numkeys = std::to_string(keys.size());
+        reply = conn.command(eval_argv("EVAL", script.source, numkeys, keys, args));
     }
     if (!reply.is_error()) return reply;
     const std::string& e = reply.str;
@@ -39,6 +50,13 @@ Reply run_script(Connection& conn, const ScriptSource& script, std::span<const s
         throw InvalidArgument(std::string(script.name) + ": " + e.substr(e.find("delayq: ") + 8));
     }
     throw ServerError(std::string("script ") + script.name + " failed: " + e);
+}
+
+Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                 const ScriptArgs& args) {
+    append_script(conn, script, keys, args);
+    Reply reply = conn.read();
+    return script_reply(conn, script, keys, args, std::move(reply));
 }
 
 }  // namespace delayq::detail

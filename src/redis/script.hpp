@@ -32,4 +32,14 @@ class ScriptArgs {
 Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
                  const ScriptArgs& args);
 
+// run_script in two halves, for calls pipelined on one connection: append_script queues the
+// EVALSHA (Connection::flush sends it); script_reply takes its reply and does the rest. On
+// NOSCRIPT, script_reply runs EVAL on `conn`, so no other reply may be pending on it then
+// (is_noscript tells beforehand).
+void append_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                   const ScriptArgs& args);
+Reply script_reply(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
+                   const ScriptArgs& args, Reply reply);
+bool is_noscript(const Reply& reply);
+
 }  // namespace delayq::detail

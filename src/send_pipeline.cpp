@@ -1,0 +1,136 @@
+#include "send_pipeline.hpp"
+
+#include <span>
+#include <utility>
+
+#include "delayq/error.hpp"
+#include "validate.hpp"
+
+namespace delayq::detail {
+namespace {
+
+bool breaks_connection(const std::exception_ptr& e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const ConnectionError&) {
+        return true;
+    } catch (...) {
+        return false;
+    }
+}
+
+// A message the script may refuse although it passed the client's checks: an expiry measured
+// from the Redis clock's now against an absolute due time, or a due time so far off that the
+// Redis clock decides whether it falls after 9999. Refusal fails its whole call.
+bool script_may_refuse(const SendOptions& o) {
+    return (o.at && o.expire_after.count() > 0) || o.delay.count() > kMaxTimeMs / 2;
+}
+
+}  // namespace
+
+bool SendPipeline::full() const {
+    if (calls_.size() >= kDepth) return true;
+    if (calls_.empty()) return false;
+    // After a call the script may refuse, the next waits for its answer: the refused messages
+    // are sent again one by one, and must still go before the later calls. And once replies
+    // have been read ahead (see finish), answering them may take more commands: a new call
+    // now would put its reply in their way.
+    return calls_.back().may_be_refused || calls_.front().reply.has_value();
+}
+
+void SendPipeline::start(std::vector<SendSlot*> slots) {
+    Call call;
+    call.slots = std::move(slots);
+    call.refs.reserve(call.slots.size());
+    for (SendSlot* s : call.slots) {
+        call.refs.push_back(s->ref);
+        if (script_may_refuse(*s->ref.options)) call.may_be_refused = true;
+    }
+    try {
+        if (conn_failed_ && calls_.empty()) {
+            conn_.reset();
+            conn_failed_ = false;
+        }
+        if (!conn_) conn_.emplace(core_.client().pool().acquire());
+        call.args = core_.send_args(call.refs);
+        append_script(**conn_, scripts::kSend, core_.keys(), call.args);
+        (**conn_).flush();
+    } catch (...) {
+        call.error = std::current_exception();
+        if (breaks_connection(call.error)) conn_failed_ = true;
+    }
+    calls_.push_back(std::move(call));
+}
+
+void SendPipeline::read_reply(Call& call) {
+    if (call.reply || call.error) return;
+    try {
+        call.reply = (**conn_).read();
+    } catch (...) {
+        call.error = std::current_exception();
+        conn_failed_ = true;
+        // The later calls were on the same connection: the same failure is their answer.
+        for (Call& later : calls_) {
+            if (!later.reply && !later.error) later.error = call.error;
+        }
+    }
+}
+
+SendPipeline::Finished SendPipeline::finish() {
+    Call call = std::move(calls_.front());
+    calls_.pop_front();
+    read_reply(call);
+    if (call.reply && call.reply->is_error()) {
+        // Answering may take more commands on this connection (EVAL after NOSCRIPT, or the
+        // messages again one by one): read the later replies first, so that none is pending.
+        for (Call& later : calls_) read_reply(later);
+    }
+    Finished out;
+    out.failure = answer(call);
+    out.slots = std::move(call.slots);
+    if (calls_.empty() && conn_failed_) {
+        conn_.reset();
+        conn_failed_ = false;
+    }
+    return out;
+}
+
+std::exception_ptr SendPipeline::answer(Call& call) {
+    std::exception_ptr failure = call.error;
+    if (!failure) {
+        try {
+            try {
+                Reply r = script_reply(**conn_, scripts::kSend, core_.keys(), call.args,
+                                       std::move(*call.reply));
+                auto results = core_.send_results(r, call.slots.size());
+                for (std::size_t i = 0; i < call.slots.size(); ++i) {
+                    call.slots[i]->result = std::move(results[i]);
+                }
+            } catch (const InvalidArgument&) {
+                // Only the script's own checks get here (see script_may_refuse): one message
+                // fails a whole call, so each goes alone to get its own answer.
+                if (call.slots.size() == 1) throw;
+                for (SendSlot* s : call.slots) {
+                    try {
+                        s->result = core_.send(**conn_, std::span(&s->ref, 1)).front();
+                    } catch (const InvalidArgument&) {
+                        s->error = std::current_exception();
+                    }
+                }
+            }
+        } catch (const InvalidArgument&) {
+            call.slots.front()->error = std::current_exception();
+        } catch (...) {
+            failure = std::current_exception();
+            if (breaks_connection(failure)) conn_failed_ = true;
+        }
+    }
+    for (SendSlot* s : call.slots) {
+        if (s->result || s->error) continue;
+        s->error = failure ? failure
+                           : std::make_exception_ptr(ServerError("send: no answer for a message"));
+    }
+    return failure;
+}
+
+}  // namespace delayq::detail

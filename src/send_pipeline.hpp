@@ -1,0 +1,69 @@
+#pragma once
+
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "queue_core.hpp"
+#include "redis/pool.hpp"
+
+namespace delayq::detail {
+
+// One message of a send call, and its answer once the call is finished: a result or an error.
+struct SendSlot {
+    MessageRef ref;
+    std::optional<SendResult> result;
+    std::exception_ptr error;
+};
+
+// Send calls pipelined on one pooled connection: up to kDepth in flight, finished in the order
+// they were started. Redis runs one connection's commands in the order they arrive, so calls
+// started in order also run in order. Not thread-safe: one thread drives it.
+class SendPipeline {
+  public:
+    static constexpr std::size_t kDepth = 2;
+
+    explicit SendPipeline(QueueCore& core) : core_(core) {}
+
+    bool full() const;
+    bool empty() const { return calls_.empty(); }
+
+    // Starts a call for 1..kMaxBatch messages. Never throws: failing to connect or to write is
+    // the call's answer, given by finish().
+    void start(std::vector<SendSlot*> slots);
+
+    struct Finished {
+        std::vector<SendSlot*> slots;  // each with its result or error set
+        // Set when the call as a whole failed (Redis unreachable or refusing), not when only
+        // the script's own checks refused messages.
+        std::exception_ptr failure;
+    };
+    // Waits for the oldest call's reply and answers its messages. Never throws.
+    Finished finish();
+
+    // Gives the connection back to the pool; only when empty().
+    void release() { conn_.reset(); }
+
+  private:
+    struct Call {
+        std::vector<SendSlot*> slots;
+        std::vector<MessageRef> refs;
+        ScriptArgs args;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
+        std::optional<Reply> reply;
+        std::exception_ptr error;  // failed to start, or to read the reply
+        bool may_be_refused = false;
+    };
+
+    void read_reply(Call& call);
+    // Sets each message's result or error; returns the failure of the call as a whole, if any.
+    std::exception_ptr answer(Call& call);
+
+    QueueCore& core_;
+    std::optional<ConnectionPool::Lease> conn_;
+    std::deque<Call> calls_;
+    bool conn_failed_ = false;  // an I/O error broke conn_: replace it once no call is on it
+};
+
+}  // namespace delayq::detail
