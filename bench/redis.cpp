@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <stdexcept>
@@ -213,36 +214,42 @@ void Probe::wait_lazyfree() {
 }
 
 std::uint64_t Probe::finish_rehash(const std::string& queue) {
-    const std::string msg = "dq:{" + queue + "}:msg";
-    const std::string pending = "dq:{" + queue + "}:pending";
-    auto rehashing = [&](const std::string& key) {
+    // The old table's bucket count while rehashing, else 0. HTSTATS-KEY walks the whole table
+    // (a second or more at 10M entries), so it is asked only once per key and round.
+    auto old_table_size = [&](const std::string& key) -> std::uint64_t {
         RawReply r = command({"DEBUG", "HTSTATS-KEY", key});
-        if (r.is_error()) return false;  // listpack-encoded: no table to rehash
-        return r.str.find("rehashing target") != std::string::npos;
+        if (r.is_error() || r.str.find("rehashing target") == std::string::npos) return 0;
+        const std::string_view field = "table size: ";
+        const std::size_t at = r.str.find(field);
+        if (at == std::string::npos) return 0;
+        return to_number<std::uint64_t>(std::string_view(r.str).substr(at + field.size()));
     };
-    constexpr int kPipeline = 5000;
+    constexpr std::uint64_t kPipeline = 10'000;
     std::uint64_t lookups = 0;
-    for (;;) {
-        const bool msg_busy = rehashing(msg);
-        const bool pending_busy = rehashing(pending);
-        if (!msg_busy && !pending_busy) return lookups;
-        for (int i = 0; i < kPipeline; ++i) {
-            if (msg_busy) redisAppendCommand(ctx_, "HEXISTS %b x", msg.data(), msg.size());
-            if (pending_busy) {
-                redisAppendCommand(ctx_, "ZSCORE %b x", pending.data(), pending.size());
+    for (const std::string& key : {"dq:{" + queue + "}:msg", "dq:{" + queue + "}:pending"}) {
+        const char* format = key.ends_with(":msg") ? "HEXISTS %b x" : "ZSCORE %b x";
+        // Each lookup moves at least one bucket of the old table: its size in lookups is
+        // enough, unless other commands shrank or grew the table meanwhile; then again.
+        for (std::uint64_t left = old_table_size(key); left > 0; left = old_table_size(key)) {
+            while (left > 0) {
+                const std::uint64_t n = std::min(left, kPipeline);
+                for (std::uint64_t i = 0; i < n; ++i) {
+                    redisAppendCommand(ctx_, format, key.data(), key.size());
+                }
+                for (std::uint64_t i = 0; i < n; ++i) {
+                    void* raw = nullptr;
+                    if (redisGetReply(ctx_, &raw) != REDIS_OK) {
+                        throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
+                    }
+                    freeReplyObject(raw);
+                }
+                sent_ += n;
+                lookups += n;
+                left -= n;
             }
         }
-        const int replies = kPipeline * ((msg_busy ? 1 : 0) + (pending_busy ? 1 : 0));
-        for (int i = 0; i < replies; ++i) {
-            void* raw = nullptr;
-            if (redisGetReply(ctx_, &raw) != REDIS_OK) {
-                throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
-            }
-            freeReplyObject(raw);
-        }
-        sent_ += static_cast<std::uint64_t>(replies);
-        lookups += static_cast<std::uint64_t>(replies);
     }
+    return lookups;
 }
 
 ClockOffset measure_clock_offset(Probe& probe) {
