@@ -30,6 +30,38 @@ void on_threads(int threads, Body body) {
     for (auto& t : pool) t.join();
 }
 
+// Waits for every future and checks that their generated ids sort in send order, after
+// `previous` (updated): the messages reached Redis in the order they were queued.
+void expect_ids_in_send_order(std::vector<std::future<SendResult>>& futures,
+                              std::string& previous) {
+    for (auto& f : futures) {
+        const SendResult r = f.get();
+        EXPECT_LT(previous, r.id);
+        previous = r.id;
+    }
+}
+
+// How futures that must all be ready already were answered: a value, or a ConnectionError
+// (TimeoutError is one). A future not ready is counted in neither.
+struct Answers {
+    int sent = 0;
+    int failed = 0;
+};
+Answers answers_of(std::vector<std::future<SendResult>>& futures) {
+    Answers a;
+    for (auto& f : futures) {
+        EXPECT_TRUE(ready(f));
+        if (!ready(f)) continue;
+        try {
+            f.get();
+            ++a.sent;
+        } catch (const ConnectionError&) {
+            ++a.failed;
+        }
+    }
+    return a;
+}
+
 TEST_F(SendAsyncTest, OneMessageGetsItsIdAndCanBeFetched) {
     Queue q = queue();
     std::future<SendResult> f = q.send_async("hello", {.max_attempts = 3});
@@ -130,11 +162,7 @@ TEST_F(SendAsyncTest, ScriptRefusalAnswersOnlyTheRefusedMessage) {
         std::vector<std::future<SendResult>> good;
         for (int i = 0; i < 150; ++i) good.push_back(q.send_async("good"));
         EXPECT_THROW(bad.get(), InvalidArgument);
-        for (auto& f : good) {
-            const SendResult r = f.get();
-            EXPECT_LT(previous, r.id);
-            previous = r.id;
-        }
+        expect_ids_in_send_order(good, previous);
     }
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 10 * 150);
 }
@@ -151,11 +179,7 @@ TEST_F(SendAsyncTest, ScriptCacheFlushedBetweenPipelinedCallsLosesNothing) {
                 ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
             }
         }
-        for (auto& f : futures) {
-            const SendResult r = f.get();
-            EXPECT_LT(previous, r.id);
-            previous = r.id;
-        }
+        expect_ids_in_send_order(futures, previous);
     }
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 20 * 200);
 }
@@ -215,53 +239,36 @@ TEST_F(SendAsyncTest, DestroyingTheQueueSendsWhatIsQueued) {
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), kCount);
 }
 
+// Queues `count` async sends, runs fault(queue), then destroys the Queue and its Client: every
+// future must be answered by then.
+template <class Fault>
+std::vector<std::future<SendResult>> queue_then_close(RedisServer& server, int count, Fault fault) {
+    std::vector<std::future<SendResult>> futures;
+    Client c(server.url(), short_timeouts());
+    Queue q = c.queue("q");
+    q.send("warm up");
+    for (int i = 0; i < count; ++i) futures.push_back(q.send_async("m"));
+    fault(q, futures);
+    return futures;
+}
+
 TEST_F(SendAsyncTest, DestroyingTheQueueWhileRedisIsDownAnswersEveryFuture) {
     constexpr int kCount = 5000;
-    std::vector<std::future<SendResult>> futures;
-    {
-        Client c(server().url(), short_timeouts());
-        Queue q = c.queue("q");
-        q.send("warm up");
-        for (int i = 0; i < kCount; ++i) futures.push_back(q.send_async("m"));
+    auto futures = queue_then_close(server(), kCount, [&](Queue& q, auto& queued) {
         server().kill();
-        for (int i = 0; i < kCount; ++i) futures.push_back(q.send_async("m"));
-    }
-    int sent = 0, failed = 0;
-    for (auto& f : futures) {
-        ASSERT_TRUE(ready(f));
-        try {
-            f.get();
-            ++sent;
-        } catch (const ConnectionError&) {
-            ++failed;
-        }
-    }
-    EXPECT_EQ(sent + failed, 2 * kCount);
-    EXPECT_GE(failed, kCount);
+        for (int i = 0; i < kCount; ++i) queued.push_back(q.send_async("m"));
+    });
+    const Answers a = answers_of(futures);
+    EXPECT_EQ(a.sent + a.failed, 2 * kCount);
+    EXPECT_GE(a.failed, kCount);
 }
 
 TEST_F(SendAsyncTest, DestroyingTheQueueWhileRedisIsFrozenAnswersEveryFuture) {
     constexpr int kCount = 5000;
-    std::vector<std::future<SendResult>> futures;
-    {
-        Client c(server().url(), short_timeouts());
-        Queue q = c.queue("q");
-        q.send("warm up");
-        for (int i = 0; i < kCount; ++i) futures.push_back(q.send_async("m"));
-        server().freeze();
-    }
+    auto futures = queue_then_close(server(), kCount, [&](Queue&, auto&) { server().freeze(); });
     server().thaw();
-    int sent = 0, failed = 0;
-    for (auto& f : futures) {
-        ASSERT_TRUE(ready(f));
-        try {
-            f.get();
-            ++sent;
-        } catch (const ConnectionError&) {  // TimeoutError too
-            ++failed;
-        }
-    }
-    EXPECT_EQ(sent + failed, kCount);
+    const Answers a = answers_of(futures);
+    EXPECT_EQ(a.sent + a.failed, kCount);
 }
 
 TEST_F(SendAsyncTest, SyncAndAsyncSendsTogetherAllLandInEachThreadsOrder) {
