@@ -17,7 +17,15 @@ using Kind = Completion::Kind;
 void settle(ConsumerShared& s, Completion& c, bool lease_held) {
     c.sent = true;
     if (lease_held) return;
-    s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
+    {
+        // The extender counts a lease it finds gone while the handler runs, and forgets it: the
+        // same lost delivery is then not counted again when its outcome is refused.
+        std::lock_guard lock(s.mutex);
+        auto it = s.held.find(c.lease.id);
+        if (it != s.held.end() && it->second.token == c.lease.token) {
+            s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
+        }
+    }
     log().warn(
         "queue {}: lease of message {} was lost before its outcome was recorded; it is or "
         "will be delivered again",

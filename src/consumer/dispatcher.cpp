@@ -70,7 +70,17 @@ void Dispatcher::run() {
                              std::chrono::duration_cast<Duration>(received.time_since_epoch());
             s.have_offset = true;
             for (auto& d : r.deliveries) {
-                s.held[d.id()] = HeldLease{d.token(), false};
+                auto [it, fresh] = s.held.try_emplace(d.id(), HeldLease{d.token(), false});
+                if (!fresh) {
+                    // Delivered here again while an older lease is still held: that one lapsed,
+                    // counted now since its entry is replaced (settle() counts only leases still
+                    // held). Not when its outcome is on its way: that may be a nack that reached
+                    // Redis just before this fetch, which lost nothing.
+                    if (!it->second.completing) {
+                        s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
+                    }
+                    it->second = HeldLease{d.token(), false};
+                }
                 s.buffered.push_back(std::move(d));
             }
         }
