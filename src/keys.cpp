@@ -24,14 +24,27 @@ std::optional<std::string> queue_of_stats_key(std::string_view key) {
     return std::string(key.substr(kHead.size(), key.size() - kHead.size() - kTail.size()));
 }
 
-std::string lease_member(std::uint64_t token, std::string_view id) {
-    constexpr std::size_t kSeqLen = 14;  // SEQ_LEN in lib.lua
+namespace {
+constexpr std::size_t kSeqLen = 14;  // SEQ_LEN in lib.lua
+}  // namespace
+
+std::string sequence_key(std::uint64_t n) {
     std::array<char, 24> hex{};
     const int len =
-        std::snprintf(hex.data(), hex.size(), "%014llx", static_cast<unsigned long long>(token));
-    // No script hands out such a token; '' is a member no lease can have.
+        std::snprintf(hex.data(), hex.size(), "%014llx", static_cast<unsigned long long>(n));
+    // No script hands out such a number; '' is a key no message can have.
     if (len != static_cast<int>(kSeqLen)) return {};
-    std::string out(hex.data(), kSeqLen);
+    return std::string(hex.data(), kSeqLen);
+}
+
+bool is_sequence_key(std::string_view text) {
+    return text.size() == kSeqLen &&
+           text.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+std::string lease_member(std::uint64_t token, std::string_view id) {
+    std::string out = sequence_key(token);
+    if (out.empty()) return out;
     out.append(id);
     return out;
 }

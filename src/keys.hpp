@@ -28,6 +28,13 @@ inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
 // The queue name in a key matched by kStatsPattern; nullopt for any other key.
 std::optional<std::string> queue_of_stats_key(std::string_view key);
 
+// A sequence number as the scripts write it (seq_key in src/lua/lib.lua): 14 lowercase hex digits,
+// so byte order is numeric order. Generated ids are sequence keys.
+std::string sequence_key(std::uint64_t n);
+
+// Whether text has the form of a sequence key (and so of a generated id).
+bool is_sequence_key(std::string_view text);
+
 // A delivery's lease as scripts take it: the member of the inflight set, which is the token as a
 // 14-digit hex sequence key followed by the id (lease_of in src/lua/lib.lua). Passing the member
 // itself spares every script a number parse and a string.format per message.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "delayq/error.hpp"
+#include "record.hpp"
 #include "redis/script.hpp"
 #include "validate.hpp"
 
@@ -59,15 +60,15 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       keys_(make_keys(name_)) {}
 
 std::vector<SendResult> QueueCore::send(Connection& conn, std::span<const MessageRef> messages) {
-    ScriptArgs args = send_args(messages);
-    return send_results(run_script(conn, scripts::kSend, keys_, args), messages.size());
+    SendCall call = send_call(messages);
+    return send_results(run_script(conn, scripts::kSend, keys_, call.args), messages, call);
 }
 
-ScriptArgs QueueCore::send_args(std::span<const MessageRef> messages) const {
+SendCall QueueCore::send_call(std::span<const MessageRef> messages) const {
     if (messages.empty() || messages.size() > kMaxBatch) {
         throw InvalidArgument("a batch holds 1 to " + std::to_string(kMaxBatch) + " messages");
     }
-    ScriptArgs args;
+    SendCall call;
     // Consecutive messages with equal options form one run, which states them once (send.lua).
     struct RunOptions {
         std::optional<std::int64_t> at_ms;
@@ -86,43 +87,66 @@ ScriptArgs QueueCore::send_args(std::span<const MessageRef> messages) const {
             validate_payload(m.payload, options_.max_payload_bytes);
             validate_send(*m.options);
             const SendOptions& o = *m.options;
+            const std::int64_t expire_after_ms = o.expire_after.count();
             RunOptions these{o.at ? std::optional(validate_time(*o.at, "due time")) : std::nullopt,
                              static_cast<std::int64_t>(o.delay.count()),
                              o.max_attempts > 0 ? o.max_attempts : options_.default_max_attempts,
-                             static_cast<std::int64_t>(o.expire_after.count()), !o.id.empty()};
+                             expire_after_ms,
+                             // Only a generated id without expiry has a record built here.
+                             !o.id.empty() || expire_after_ms > 0};
             if (end == next) {
                 run = these;
             } else if (!(these == run)) {
                 break;
             }
         }
-        args.add(static_cast<std::int64_t>(end - next));
-        args.add(std::string_view(run.with_ids ? "1" : "0"));
+        call.args.add(static_cast<std::int64_t>(end - next));
+        call.args.add(std::string_view(run.with_ids ? "1" : "0"));
         if (run.at_ms) {
-            args.add(*run.at_ms);
+            call.args.add(*run.at_ms);
         } else {
-            args.add(std::string_view{});
+            call.args.add(std::string_view{});
         }
-        args.add(run.delay_ms);
-        args.add(static_cast<std::int64_t>(run.max_attempts));
-        args.add(run.expire_after_ms);
+        call.args.add(run.delay_ms);
+        call.args.add(static_cast<std::int64_t>(run.max_attempts));
+        call.args.add(run.expire_after_ms);
         for (; next < end; ++next) {
-            if (run.with_ids) args.add(messages[next].options->id);
-            args.add(messages[next].payload);
+            if (run.with_ids) {
+                call.args.add(messages[next].options->id);
+                call.args.add(messages[next].payload);
+            } else {
+                call.args.add_owned(short_record(run.max_attempts, messages[next].payload));
+            }
         }
+        call.run_ends.push_back(end);
     }
-    return args;
+    return call;
 }
 
-std::vector<SendResult> QueueCore::send_results(const Reply& reply, std::size_t count) const {
+std::vector<SendResult> QueueCore::send_results(const Reply& reply,
+                                                std::span<const MessageRef> messages,
+                                                const SendCall& call) const {
     const auto& flat = reply.as_array();
-    if (flat.size() != count * 3) throw ServerError("send: malformed reply");
+    const std::size_t runs = call.run_ends.size();
+    if (flat.size() < 1 + runs) throw ServerError("send: malformed reply");
+    const auto first = static_cast<std::uint64_t>(flat[0].as_int());
+    std::size_t next_value = 1 + runs;  // the answers for caller ids follow the runs' due times
     std::vector<SendResult> out;
-    out.reserve(count);
-    for (std::size_t i = 0; i < flat.size(); i += 3) {
-        out.push_back(SendResult{flat[i].as_string(), flat[i + 1].as_int() == 0,
-                                 at_ms(flat[i + 2].as_int())});
+    out.reserve(messages.size());
+    std::size_t run = 0;
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        while (i >= call.run_ends.at(run)) ++run;
+        const TimePoint run_due = at_ms(flat[1 + run].as_int());
+        const std::string& id = messages[i].options->id;
+        if (id.empty()) {
+            out.push_back(SendResult{sequence_key(first + i), false, run_due});
+            continue;
+        }
+        if (next_value >= flat.size()) throw ServerError("send: malformed reply");
+        const std::int64_t held = flat[next_value++].as_int();
+        out.push_back(held < 0 ? SendResult{id, false, run_due} : SendResult{id, true, at_ms(held)});
     }
+    if (next_value != flat.size()) throw ServerError("send: malformed reply");
     return out;
 }
 

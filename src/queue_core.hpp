@@ -25,6 +25,13 @@ struct MessageRef {
     const SendOptions* options = nullptr;
 };
 
+// One call of send.lua: its arguments (validated; they view the payloads) and where each run of
+// messages with equal options ends, which the reply is read by.
+struct SendCall {
+    ScriptArgs args;
+    std::vector<std::size_t> run_ends;
+};
+
 // A delivery's lease handle: what ack, extend and release need.
 struct LeaseRef {
     std::string id;
@@ -43,10 +50,11 @@ class QueueCore {
     ClientCore& client() { return *client_; }
 
     std::vector<SendResult> send(Connection& conn, std::span<const MessageRef> messages);
-    // send in parts, for calls pipelined on one connection: the script's arguments (validated;
-    // they view the payloads), and the results from its reply.
-    ScriptArgs send_args(std::span<const MessageRef> messages) const;
-    std::vector<SendResult> send_results(const Reply& reply, std::size_t count) const;
+    // send in parts, for calls pipelined on one connection: the call, and the results from its
+    // reply.
+    SendCall send_call(std::span<const MessageRef> messages) const;
+    std::vector<SendResult> send_results(const Reply& reply, std::span<const MessageRef> messages,
+                                         const SendCall& call) const;
     const QueueKeys& keys() const { return keys_; }
     FetchResult fetch(Connection& conn, std::size_t max_count, Duration visibility);
     std::vector<AckResult> ack(Connection& conn, std::span<const LeaseRef> leases);

@@ -52,8 +52,8 @@ void SendPipeline::start(std::vector<SendSlot*> slots) {
             conn_failed_ = false;
         }
         if (!conn_) conn_.emplace(core_.client().pool().acquire());
-        call.args = core_.send_args(call.refs);
-        append_script(**conn_, scripts::kSend, core_.keys(), call.args);
+        call.call = core_.send_call(call.refs);
+        append_script(**conn_, scripts::kSend, core_.keys(), call.call.args);
         (**conn_).flush();
     } catch (...) {
         call.error = std::current_exception();
@@ -100,9 +100,9 @@ std::exception_ptr SendPipeline::answer(Call& call) {
     if (!failure) {
         try {
             try {
-                Reply r = script_reply(**conn_, scripts::kSend, core_.keys(), call.args,
+                Reply r = script_reply(**conn_, scripts::kSend, core_.keys(), call.call.args,
                                        std::move(*call.reply));
-                auto results = core_.send_results(r, call.slots.size());
+                auto results = core_.send_results(r, call.refs, call.call);
                 for (std::size_t i = 0; i < call.slots.size(); ++i) {
                     call.slots[i]->result = std::move(results[i]);
                 }

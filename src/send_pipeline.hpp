@@ -50,7 +50,7 @@ class SendPipeline {
     struct Call {
         std::vector<SendSlot*> slots;
         std::vector<MessageRef> refs;
-        ScriptArgs args;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
+        SendCall call;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
         std::optional<Reply> reply;
         std::exception_ptr error;  // failed to start, or to read the reply
         bool may_be_refused = false;

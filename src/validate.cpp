@@ -3,6 +3,7 @@
 #include <string>
 
 #include "delayq/error.hpp"
+#include "keys.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -59,7 +60,13 @@ std::int64_t validate_visibility(Duration visibility) {
 }
 
 void validate_send(const SendOptions& options) {
-    if (!options.id.empty()) validate_id(options.id);
+    if (!options.id.empty()) {
+        validate_id(options.id);
+        if (is_sequence_key(options.id)) {
+            invalid("message id",
+                    "must not be 14 lowercase hex digits: that form is reserved for generated ids");
+        }
+    }
     if (options.at && options.delay.count() != 0) {
         invalid("send options", "must not set both delay and at");
     }

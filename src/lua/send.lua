@@ -5,14 +5,22 @@
 -- ARGV: runs of consecutive messages that share their options, 1 to 1000 messages in all. A run
 --   is six header values, then its messages:
 --   count            messages in the run, >= 1
---   with_ids         '1': each message is two values, id then payload (id '' = generate one);
---                    '0': each message is its payload alone, with a generated id
+--   with_ids         '0': generated ids and no expiry; each message is its whole record, built
+--                    by the client in lib.lua's 2-value shape (msgpack max_attempts, then the
+--                    payload as a msgpack string), so nothing per message is built here;
+--                    '1': each message is two values, id then payload (id '' = generate one)
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
 --   delay_ms         delay after the Redis server's now, ms
 --   max_attempts     deliveries allowed before dead-lettering, >= 1
 --   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
--- Returns: three per message: id, 1 when created or 0 when the id already existed (nothing
---   changed), and the due time (unix ms) of the message that now holds the id.
+--                    (must be 0 when with_ids is '0')
+-- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
+-- number as a sequence key. Caller ids of 14 lowercase hex digits are refused: they are the
+-- generated ids' form, so a generated id never meets a caller's.
+-- Returns: {first, the due time (unix ms) of each run, then for each message with a caller id
+--   -1 when it was created, or the due time of the message that already held the id (nothing
+--   changed)}. Nothing per message with a generated id: a reply value per message was a tenth
+--   of a batch's cost.
 -- Errors: 'ERR delayq: bad script argument', 'ERR delayq: expiry before due time' or 'ERR
 --   delayq: the due time would fall after the year 9999'; nothing is written then.
 local now, now_us = clock()
@@ -21,12 +29,13 @@ local now, now_us = clock()
 -- strings per message were a tenth of a batch's cost, in parsing and in Lua strings.
 local runs = {}  -- per run: first message, count, with_ids, first argument, due, max, expire
 local n, i = 0, 1
+local has_caller_ids = false
 while i <= #ARGV do
     if i + 5 > #ARGV then return bad_argument() end
-    local count, with_ids = uint(ARGV[i]), ARGV[i + 1]
+    local count, with_ids = uint(ARGV[i]), ARGV[i + 1] == '1'
     local delay, max, expire_after = uint(ARGV[i + 3]), uint(ARGV[i + 4]), uint(ARGV[i + 5])
-    if count == nil or count < 1 or (with_ids ~= '0' and with_ids ~= '1') or delay == nil
-        or max == nil or max < 1 or expire_after == nil then
+    if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
+        or max == nil or max < 1 or expire_after == nil or (not with_ids and expire_after > 0) then
         return bad_argument()
     end
     local due = now + delay
@@ -40,8 +49,19 @@ while i <= #ARGV do
         expire = now + expire_after
         if expire <= due then return redis.error_reply('ERR delayq: expiry before due time') end
     end
-    local width = with_ids == '1' and 2 or 1
-    runs[#runs + 1] = {n + 1, count, width == 2, i + 6, due, max, expire}
+    local width = with_ids and 2 or 1
+    if i + 5 + count * width > #ARGV then return bad_argument() end
+    if with_ids then
+        has_caller_ids = true
+        for a = i + 6, i + 5 + count * 2, 2 do
+            local id = ARGV[a]
+            if #id == SEQ_LEN and not id:find('[^0-9a-f]') then return bad_argument() end
+        end
+    elseif ARGV[i + 6]:byte(1) ~= cmsgpack.pack(max):byte(1) then
+        -- A cheap check that the records follow this contract: the first one starts with max.
+        return bad_argument()
+    end
+    runs[#runs + 1] = {n + 1, count, with_ids, i + 6, due, max, expire}
     n = n + count
     i = i + 6 + count * width
     if n > 1000 then return bad_argument() end
@@ -49,30 +69,8 @@ end
 if n < 1 or i ~= #ARGV + 1 then return bad_argument() end
 
 local head = head_due()
-local keys = seq_keys(take_seq(n, now_us), n)
-local ids, members = keys, keys
-local has_caller_ids = false
-for _, run in ipairs(runs) do
-    if run[3] then has_caller_ids = true end
-end
-if has_caller_ids then
-    ids, members = {}, {}
-    for _, run in ipairs(runs) do
-        local first, a = run[1], run[4]
-        for k = first, first + run[2] - 1 do
-            local id, key = '', keys[k]
-            if run[3] then
-                id = ARGV[a]
-                a = a + 2
-            end
-            if id == '' then
-                ids[k], members[k] = key, key
-            else
-                ids[k], members[k] = id, key .. id
-            end
-        end
-    end
-end
+local first = take_seq(n, now_us)
+local keys = seq_keys(first, n)
 
 -- A record in cmsgpack's bytes, built by concatenation: the options' part once per run, a
 -- string header per distinct length. cmsgpack.pack per message was a tenth of a batch's cost.
@@ -94,70 +92,84 @@ local function str_header(len)
     return h
 end
 
--- One lookup and one write for the whole batch: a command per message was most of the cost.
-local found = redis.call('HMGET', K.msg, unpack(ids))
-local out, hset, zadd, earliest = {}, {}, {}, nil
-local o, w = 0, 0  -- lengths of out, and of hset and zadd
--- id -> index of the message of this call that created it. Without caller ids, every id of the
--- call is a distinct new sequence key and nothing needs remembering.
-local created_at = has_caller_ids and {} or nil
+-- The records that already hold the caller ids, in one lookup: a command per message was most
+-- of the cost.
+local found, caller_ids = {}, {}
+if has_caller_ids then
+    for _, run in ipairs(runs) do
+        if run[3] then
+            for a = run[4], run[4] + run[2] * 2 - 1, 2 do
+                if ARGV[a] ~= '' then caller_ids[#caller_ids + 1] = ARGV[a] end
+            end
+        end
+    end
+    if #caller_ids > 0 then found = redis.call('HMGET', K.msg, unpack(caller_ids)) end
+end
+
+local out, hset, zadd, earliest = {first}, {}, {}, nil
+local w = 0  -- length of hset and of zadd
+for r, run in ipairs(runs) do out[r + 1] = run[5] end
+local f = 0  -- caller ids looked up so far
+local created_at = {}  -- caller id -> due of the message of this call that created it
 for _, run in ipairs(runs) do
-    local first, with_ids, a, due, max, expire = run[1], run[3], run[4], run[5], run[6], run[7]
+    local k, with_ids, a, due, max, expire = run[1], run[3], run[4], run[5], run[6], run[7]
     local due_s = str(due)
-    -- The record's shapes (lib.lua): max and payload; or max, expire, member, payload.
-    local short_prefix, long_prefix = cmsgpack.pack(max), nil
-    for k = first, first + run[2] - 1 do
-        local id, member, payload, caller_id = ids[k], members[k], nil, false
-        if with_ids then
-            caller_id = ARGV[a] ~= ''
-            payload = ARGV[a + 1]
-            a = a + 2
-        else
-            payload = ARGV[a]
-            a = a + 1
+    if not with_ids then
+        if earliest == nil or due < earliest then earliest = due end
+        for _ = 1, run[2] do
+            local key = keys[k]
+            hset[w + 1], hset[w + 2] = key, ARGV[a]
+            zadd[w + 1], zadd[w + 2] = due_s, key
+            w, k, a = w + 2, k + 1, a + 1
         end
-        local created, this_due = 1, due
-        if not caller_id then
-            -- A caller may have taken this id by hand; draw again until it is free.
-            while found[k] or (created_at and created_at[id]) do
-                id = seq_key(take_seq(1, now_us))
-                member = id
-                found[k] = redis.call('HEXISTS', K.msg, id) == 1
-            end
-        elseif found[k] then
-            local m = decode(found[k])
-            created, this_due = 0, due_of(member_of(id, m), m)
-        elseif created_at[id] then
-            created, this_due = 0, out[created_at[id] * 3]
-        end
-        if created == 1 then
-            if created_at then created_at[id] = k end
-            hset[w + 1] = id
-            if member == id and expire == 0 then
-                hset[w + 2] = short_prefix .. str_header(#payload) .. payload
+    else
+        -- The record's shapes (lib.lua): max and payload; or max, expire, member, payload.
+        local short_prefix, long_prefix = cmsgpack.pack(max), nil
+        for _ = 1, run[2] do
+            local id, payload, key = ARGV[a], ARGV[a + 1], keys[k]
+            local create, member = true, key
+            if id == '' then
+                id = key
             else
-                local stored = member
-                if stored == id then stored = '' end
-                long_prefix = long_prefix or cmsgpack.pack(max, expire)
-                hset[w + 2] = long_prefix .. str_header(#stored) .. stored ..
-                              str_header(#payload) .. payload
+                member = key .. id
+                f = f + 1
+                local rec, earlier = found[f], created_at[id]
+                if rec then
+                    local m = decode(rec)
+                    out[#out + 1] = due_of(member_of(id, m), m)
+                    create = false
+                elseif earlier then
+                    out[#out + 1] = earlier
+                    create = false
+                else
+                    out[#out + 1] = -1
+                    created_at[id] = due
+                end
             end
-            zadd[w + 1] = due_s
-            zadd[w + 2] = member
-            w = w + 2
-            if earliest == nil or due < earliest then earliest = due end
+            if create then
+                hset[w + 1] = id
+                if member == id and expire == 0 then
+                    hset[w + 2] = short_prefix .. str_header(#payload) .. payload
+                else
+                    local stored = member
+                    if stored == id then stored = '' end
+                    long_prefix = long_prefix or cmsgpack.pack(max, expire)
+                    hset[w + 2] = long_prefix .. str_header(#stored) .. stored ..
+                                  str_header(#payload) .. payload
+                end
+                zadd[w + 1], zadd[w + 2] = due_s, member
+                w = w + 2
+                if earliest == nil or due < earliest then earliest = due end
+            end
+            k, a = k + 1, a + 2
         end
-        out[o + 1] = id
-        out[o + 2] = created
-        out[o + 3] = this_due
-        o = o + 3
     end
 end
 
-if #zadd > 0 then
+if w > 0 then
     redis.call('HSET', K.msg, unpack(hset))
     redis.call('ZADD', K.pending, unpack(zadd))
-    redis.call('HINCRBY', K.stats, 'sent', #zadd / 2)
+    redis.call('HINCRBY', K.stats, 'sent', w / 2)
     wake_if_earlier(head, earliest, now)
 end
 return out

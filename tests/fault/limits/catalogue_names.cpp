@@ -77,6 +77,7 @@ void id_rows(Rows& rows) {
         std::string id;
         std::string message;  // empty: valid
         bool on_cli = true;
+        bool send_only = false;  // refused as the id of a new message, fine to look up
     };
     const std::string braces = "must not contain braces";
     const std::string ascii = "must contain only printable ASCII characters";
@@ -93,7 +94,10 @@ void id_rows(Rows& rows) {
         {"empty (where an id is needed)", "", "must not be empty"},
         {"200 bytes", std::string(200, 'i'), ""},
         {"201 bytes", std::string(201, 'i'), "is 201 bytes, over the limit of 200"},
-        {"shaped like a generated id", "0000000000000a", ""},
+        {"shaped like a generated id (14 lowercase hex digits)", "0000000000000a",
+         "must not be 14 lowercase hex digits: that form is reserved for generated ids", true,
+         true},
+        {"14 hex digits with capitals", "0000000000000A", ""},
     };
     for (const auto& i : ids) {
         const std::string id = i.id;
@@ -146,6 +150,7 @@ void id_rows(Rows& rows) {
         for (const auto& [op_name, op] : ops) {
             // An empty id in send means "generate one": valid, covered by every other row.
             if (id.empty() && op_name.starts_with("send")) continue;
+            if (i.send_only && !op_name.starts_with("send")) continue;
             rows.push_back({"id", i.label + " (" + op_name + ")", Verdict::kInvalid, message,
                             send_scheduled, [id, op](CatalogueEnv& e) { op(e.q, id); }});
         }
@@ -173,6 +178,7 @@ void id_rows(Rows& rows) {
                             "",
                             message});
         }
+        if (i.send_only) continue;
         rows.push_back({"id",
                         i.label + " (CLI cancel)",
                         Verdict::kInvalid,
