@@ -1,7 +1,11 @@
 #include "keys.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
+
+#include "delayq/error.hpp"
 
 namespace delayq::detail {
 
@@ -47,6 +51,16 @@ std::string lease_member(std::uint64_t token, std::string_view id) {
     if (out.empty()) return out;
     out.append(id);
     return out;
+}
+
+std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease) {
+    std::uint64_t token = 0;
+    const char* key_end = lease.data() + std::min(kSeqLen, lease.size());
+    const auto [end, ec] = std::from_chars(lease.data(), key_end, token, 16);
+    if (lease.size() <= kSeqLen || ec != std::errc() || end != key_end) {
+        throw ServerError("not a lease: " + std::string(lease));
+    }
+    return {token, lease.substr(kSeqLen)};
 }
 
 }  // namespace delayq::detail

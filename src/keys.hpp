@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace delayq::detail {
 
@@ -39,5 +40,8 @@ bool is_sequence_key(std::string_view text);
 // 14-digit hex sequence key followed by the id (lease_of in src/lua/lib.lua). Passing the member
 // itself spares every script a number parse and a string.format per message.
 std::string lease_member(std::uint64_t token, std::string_view id);
+
+// The token and the id of a lease; throws ServerError when `lease` is not one.
+std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease);
 
 }  // namespace delayq::detail

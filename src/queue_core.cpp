@@ -1,6 +1,7 @@
 #include "queue_core.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "delayq/error.hpp"
 #include "record.hpp"
@@ -15,6 +16,16 @@ TimePoint at_ms(std::int64_t ms) { return TimePoint(Duration(ms)); }
 std::optional<TimePoint> optional_ms(std::int64_t ms) {
     if (ms < 0) return std::nullopt;
     return at_ms(ms);
+}
+
+// A number the scripts send as decimal digits (a score as Redis formats it).
+std::int64_t decimal(std::string_view text, const char* what) {
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        throw ServerError(std::string(what) + " is not an integer: " + std::string(text));
+    }
+    return n;
 }
 
 std::string_view truncate_error(std::string_view text) {
@@ -144,7 +155,8 @@ std::vector<SendResult> QueueCore::send_results(const Reply& reply,
         }
         if (next_value >= flat.size()) throw ServerError("send: malformed reply");
         const std::int64_t held = flat[next_value++].as_int();
-        out.push_back(held < 0 ? SendResult{id, false, run_due} : SendResult{id, true, at_ms(held)});
+        out.push_back(held < 0 ? SendResult{id, false, run_due}
+                               : SendResult{id, true, at_ms(held)});
     }
     if (next_value != flat.size()) throw ServerError("send: malformed reply");
     return out;
@@ -165,12 +177,13 @@ FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration v
     out.next = optional_ms(r.at(1).as_int());
     r.at(2).as_array();  // checks the shape; the payloads are then moved out, not copied
     auto& d = r.elements[2].elements;
-    out.deliveries.reserve(d.size() / 6);
-    for (std::size_t i = 0; i + 5 < d.size(); i += 6) {
+    out.deliveries.reserve(d.size() / 5);
+    for (std::size_t i = 0; i + 4 < d.size(); i += 5) {
+        const auto [token, id] = split_lease(d[i].as_string());
         out.deliveries.emplace_back(
-            name_, d[i].as_string(), std::move(d[i + 5].str),
-            static_cast<std::uint64_t>(d[i + 1].as_int()), static_cast<int>(d[i + 2].as_int()),
-            static_cast<int>(d[i + 3].as_int()), at_ms(d[i + 4].as_int()), out.now);
+            name_, std::string(id), std::move(d[i + 4].str), token,
+            static_cast<int>(d[i + 1].as_int()), static_cast<int>(d[i + 2].as_int()),
+            at_ms(decimal(d[i + 3].as_string(), "fetch: due time")), out.now);
     }
     const auto& e = r.at(3).as_array();
     for (std::size_t i = 0; i + 2 < e.size(); i += 3) {

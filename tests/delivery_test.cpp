@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -351,6 +352,38 @@ TEST_F(DeliveryTest, IndexEntriesWithoutARecordAreDroppedAndCounted) {
     EXPECT_EQ(st.ready, 0u);
     EXPECT_EQ(st.in_flight, 0u);
     EXPECT_EQ(st.totals.orphans_removed, 3u);
+}
+
+// A leased record carries a lease tail (docs/design.md, Record). After data loss a message can be
+// pending again while its record still has one: the next delivery must replace it, not stack a
+// second tail (which would read as another shape).
+TEST_F(DeliveryTest, PendingRecordStillCarryingALeaseIsDeliveredWithAFreshOne) {
+    Queue q = queue();
+    const auto [s, first] = send_and_fetch(q, "x", {.max_attempts = 5});
+    char token[32];
+    std::snprintf(token, sizeof token, "%014llx", static_cast<unsigned long long>(first.token()));
+    // What a lost ack or a rolled-back AOF can leave: the lease gone, the message pending again.
+    ASSERT_EQ(server().integer({"ZREM", queue_key("q", "inflight"), std::string(token) + s.id}), 1);
+    ASSERT_EQ(
+        server().integer({"ZADD", queue_key("q", "pending"), std::to_string(ms(s.due)), s.id}), 1);
+    const Delivery second = fetch_one(q);
+    EXPECT_EQ(second.id(), s.id);
+    EXPECT_EQ(second.payload(), "x");
+    EXPECT_EQ(second.attempt(), 2);
+    EXPECT_EQ(second.max_attempts(), 5);
+    EXPECT_EQ(ms(second.due()), ms(s.due));
+    const auto info = q.get(s.id);
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kInFlight);
+    EXPECT_EQ(info->attempts, 2);
+    EXPECT_EQ(info->payload, "x");
+    EXPECT_EQ(q.ack(first), AckResult::kLeaseLost);
+    EXPECT_EQ(q.nack(second, Nack{.delay = 0ms, .error = "again"}).status, NackStatus::kRetrying);
+    const Delivery third = fetch_one(q);
+    EXPECT_EQ(third.attempt(), 3);
+    EXPECT_EQ(third.payload(), "x");
+    EXPECT_EQ(q.ack(third), AckResult::kAcked);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
 
 TEST_F(DeliveryTest, UnfetchedMessagePastItsExpiryIsDeadLettered) {

@@ -148,8 +148,8 @@ TEST_F(SendTest, CallerIdsOfTheGeneratedFormAreRefusedAndNothingWritten) {
     EXPECT_THROW(q.send_batch(batch), InvalidArgument);
     EXPECT_EQ(server().dbsize(), 0);
     // Other lengths, other letters and capitals are ordinary ids.
-    for (const std::string id : {"0123456789abc", "0123456789abcde", "0123456789ABCD",
-                                 "0123456789abcg"}) {
+    for (const std::string id :
+         {"0123456789abc", "0123456789abcde", "0123456789ABCD", "0123456789abcg"}) {
         const SendResult r = q.send("by hand", {.delay = 1h, .id = id});
         EXPECT_EQ(r.id, id);
         EXPECT_FALSE(r.duplicate);

@@ -9,7 +9,8 @@
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
 --     exists.
---   deliveries: six per message: id, token, attempt, max_attempts, due_ms, payload
+--   deliveries: five per message: lease (the token as a sequence key, then the id; see lib.lua),
+--     attempt, max_attempts, due_ms (decimal digits), payload
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
 local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
@@ -63,22 +64,38 @@ if head and head <= now then
 end
 local deliveries = {}
 if #due > 0 then
-    local members, ids = {}, {}
-    for i = 1, #due / 2 do
-        local member = due[2 * i - 1]
-        members[i], ids[i] = member, id_of(member)
-    end
-    redis.call('ZREM', K.pending, unpack(members))
+    local ids = {}
+    for i = 1, #due / 2 do ids[i] = id_of(due[2 * i - 1]) end
+    -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
+    -- and Lua the members' conversion into arguments.
+    redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(#ids - 1))
     local recs = redis.call('HMGET', K.msg, unpack(ids))
-    local first = take_seq(#ids, now_us)
-    local tokens = seq_keys(first, #ids)
+    local tokens = seq_keys(take_seq(#ids, now_us), #ids)
+    -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
+    -- concatenation from parts cached per call: most messages share their attempt number and
+    -- the length of their due time's digits.
+    local attempt_bytes, fixstr = {}, {}
+    local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
+    local function leased_record(rec, attempt, token_key, due_s)
+        local a = attempt_bytes[attempt]
+        if not a then
+            a = cmsgpack.pack(attempt)
+            attempt_bytes[attempt] = a
+        end
+        local h = fixstr[#due_s]
+        if not h then
+            h = string.char(0xa0 + #due_s)
+            fixstr[#due_s] = h
+        end
+        return rec .. a .. TOKEN_HEADER .. token_key .. h .. due_s
+    end
     local hset, zadd, w, d = {}, {}, 0, 0
     local deadline = str(now + visibility)
     for i, id in ipairs(ids) do
-        local member, rec = members[i], recs[i]
-        local attempts, max, expire, _, member_field, payload
+        local member, rec = due[2 * i - 1], recs[i]
+        local attempts, max, expire, token, member_field, payload, _
         if rec then
-            attempts, max, expire, _, _, member_field, _, payload = fields(rec)
+            attempts, max, expire, token, _, member_field, _, payload = fields(rec)
             if member_field == '' then member_field = id end
         end
         if not rec or member_field ~= member then
@@ -87,22 +104,25 @@ if #due > 0 then
         elseif expire > 0 and expire <= now then
             bury(id, decode(rec), member, now, 'expired', nil, events)
         else
+            if token ~= 0 then
+                -- Only after data loss does a pending message still carry a lease: drop it.
+                local m = decode(rec)
+                m.token = 0
+                rec = encode(m)
+            end
             attempts = attempts + 1
-            local token, due_ms = first + i - 1, tonumber(due[2 * i])
-            local stored = member
-            if stored == id then stored = '' end
+            local due_s, lease = due[2 * i], tokens[i] .. id
             hset[w + 1] = id
-            hset[w + 2] = cmsgpack.pack(attempts, max, expire, token, due_ms, stored, '', payload)
+            hset[w + 2] = leased_record(rec, attempts, tokens[i], due_s)
             zadd[w + 1] = deadline
-            zadd[w + 2] = tokens[i] .. id
+            zadd[w + 2] = lease
             w = w + 2
-            deliveries[d + 1] = id
-            deliveries[d + 2] = token
-            deliveries[d + 3] = attempts
-            deliveries[d + 4] = max
-            deliveries[d + 5] = due_ms
-            deliveries[d + 6] = payload
-            d = d + 6
+            deliveries[d + 1] = lease
+            deliveries[d + 2] = attempts
+            deliveries[d + 3] = max
+            deliveries[d + 4] = due_s
+            deliveries[d + 5] = payload
+            d = d + 5
         end
     end
     if w > 0 then

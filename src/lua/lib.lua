@@ -97,11 +97,19 @@ end
 -- message's record in a smaller allocator size class (24 instead of 40 bytes for 16 bytes of
 -- payload). The due field is only meaningful once the message left pending: while pending, its
 -- score is the due time, so reschedule and send need not touch the record.
+-- While a message is leased, its record is the shape it had in pending followed by a lease
+-- tail of three values: attempt, token as a sequence key, due time as decimal digits (so 5, 7
+-- or 11 values). fetch appends the tail by concatenation (leased_record in fetch.lua): packing
+-- the whole record again with cmsgpack.pack was a sixth of a fetch. Every way a lease ends
+-- rewrites the record in a shape without a tail (token 0), or deletes it.
 -- The eight fields of a record, whatever its shape, as values: for loops that must not pay for a
 -- table per message.
 local function fields(rec)
-    local a, b, c, d, e, f, g, h = cmsgpack.unpack(rec)
+    local a, b, c, d, e, f, g, h, i, j, k = cmsgpack.unpack(rec)
+    if k ~= nil then return i, b, c, tonumber(j, 16), tonumber(k), f, g, h end
     if h ~= nil then return a, b, c, d, e, f, g, h end
+    if g ~= nil then return e, a, b, tonumber(f, 16), tonumber(g), c, '', d end
+    if e ~= nil then return c, a, 0, tonumber(d, 16), tonumber(e), '', '', b end
     if c == nil then return 0, a, 0, 0, 0, '', '', b end
     return 0, a, b, 0, 0, c, '', d
 end
