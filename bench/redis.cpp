@@ -197,7 +197,7 @@ std::string Probe::redis_version() {
 
 void Probe::drop_queue(const std::string& queue) {
     std::vector<std::string> args = {"UNLINK"};
-    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq"}) {
+    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq", "cold"}) {
         args.push_back("dq:{" + queue + "}:" + part);
     }
     command(args);
@@ -226,8 +226,9 @@ std::uint64_t Probe::finish_rehash(const std::string& queue) {
     };
     constexpr std::uint64_t kPipeline = 10'000;
     std::uint64_t lookups = 0;
-    for (const std::string& key : {"dq:{" + queue + "}:msg", "dq:{" + queue + "}:pending"}) {
-        const char* format = key.ends_with(":msg") ? "HEXISTS %b x" : "ZSCORE %b x";
+    for (const std::string& key :
+         {"dq:{" + queue + "}:msg", "dq:{" + queue + "}:cold", "dq:{" + queue + "}:pending"}) {
+        const char* format = key.ends_with(":pending") ? "ZSCORE %b x" : "HEXISTS %b x";
         // Each lookup moves at least one bucket of the old table: its size in lookups is
         // enough, unless other commands shrank or grew the table meanwhile; then again.
         for (std::uint64_t left = old_table_size(key); left > 0; left = old_table_size(key)) {

@@ -69,7 +69,8 @@ if #due > 0 then
     -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
     -- and Lua the members' conversion into arguments.
     redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(#ids - 1))
-    local recs = redis.call('HMGET', K.msg, unpack(ids))
+    local recs, in_cold = find_records(ids)
+    local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
     local tokens = seq_keys(take_seq(#ids, now_us), #ids)
     -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
     -- concatenation from parts cached per call: most messages share their attempt number and
@@ -103,7 +104,9 @@ if #due > 0 then
             redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
             bury(id, decode(rec), member, now, 'expired', nil, events)
+            if in_cold and in_cold[i] then left_cold[#left_cold + 1] = id end
         else
+            if in_cold and in_cold[i] then left_cold[#left_cold + 1] = id end
             if token ~= 0 then
                 -- Only after data loss does a pending message still carry a lease: drop it.
                 local m = decode(rec)
@@ -125,6 +128,7 @@ if #due > 0 then
             d = d + 5
         end
     end
+    if #left_cold > 0 then redis.call('HDEL', K.cold, unpack(left_cold)) end
     if w > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))

@@ -7,7 +7,7 @@
 --   'in_flight' or 'dead' and score as in list.lua.
 local id = ARGV[1]
 if id == nil then return bad_argument() end
-local rec = redis.call('HGET', K.msg, id)
+local rec = find_record(id)
 if not rec then return {} end
 local m = decode(rec)
 local member = member_of(id, m)

@@ -11,12 +11,14 @@
 --   KEYS[6] stats    hash   counter name -> total
 --   KEYS[7] seq      string counter for sequence keys and delivery tokens
 --   KEYS[8] wake     shard channel that wakes sleeping consumers (SPUBLISH)
+--   KEYS[9] cold     hash   id -> record of a message sent due more than COLD_AFTER_MS ahead,
+--                           until its first delivery moves it to msg (see find_records)
 -- A zset member is the message's 14-character sequence key followed by the caller's id, or just
 -- the sequence key when the id was generated (then the id is the sequence key). The sequence key
 -- sorts in send order, so messages due in the same millisecond leave in send order.
 local K = {
     msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
-    err = KEYS[5], stats = KEYS[6], seq = KEYS[7], wake = KEYS[8],
+    err = KEYS[5], stats = KEYS[6], seq = KEYS[7], wake = KEYS[8], cold = KEYS[9],
 }
 
 local SEQ_LEN = 14
@@ -25,6 +27,10 @@ local SEQ_LEN = 14
 local SWEEP = '200'                -- expired leases handled per call, to bound the work per call
 local TRIM = 100                   -- dead letters removed by retention per call
 local MAX_MS = 253402300799999     -- 9999-12-31T23:59:59.999Z
+-- A message sent due more than this far ahead keeps its record in the cold hash until it is
+-- first delivered: a backlog of far-future messages then leaves the msg hash, which every
+-- send, fetch and ack of near messages touches, small enough to stay in the CPU's caches.
+local COLD_AFTER_MS = 3600000
 
 -- Formats a number for a command argument: Lua's default "%.14g" would round 15-digit times.
 local function str(n)
@@ -87,6 +93,38 @@ end
 local function id_of(member)
     if #member == SEQ_LEN then return member end
     return member:sub(SEQ_LEN + 1)
+end
+
+-- The record of an id and the hash that holds it: msg, or cold for a message pending since it
+-- was sent far ahead (see COLD_AFTER_MS). nil when there is none.
+local function find_record(id)
+    local rec = redis.call('HGET', K.msg, id)
+    if rec then return rec, K.msg end
+    rec = redis.call('HGET', K.cold, id)
+    if rec then return rec, K.cold end
+    return nil, nil
+end
+
+-- The records of ids (an array with false for none), looked up in msg and then, for the ids
+-- not there, in cold; and the set of indexes whose record came from cold (nil when none did).
+local function find_records(ids)
+    local recs = redis.call('HMGET', K.msg, unpack(ids))
+    local missing = {}
+    for i = 1, #ids do
+        if not recs[i] then missing[#missing + 1] = i end
+    end
+    if #missing == 0 or redis.call('EXISTS', K.cold) == 0 then return recs, nil end
+    local names = {}
+    for k, i in ipairs(missing) do names[k] = ids[i] end
+    local cold, in_cold = redis.call('HMGET', K.cold, unpack(names)), nil
+    for k, i in ipairs(missing) do
+        if cold[k] then
+            recs[i] = cold[k]
+            in_cold = in_cold or {}
+            in_cold[i] = true
+        end
+    end
+    return recs, in_cold
 end
 
 -- A record has one of three shapes, told apart by how many values it packs:

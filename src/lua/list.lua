@@ -25,7 +25,7 @@ local items = {}
 for i = 1, #page, 2 do
     local id = id_of(page[i])
     if set == K.inflight then id = lease_id(page[i]) end
-    local rec = redis.call('HGET', K.msg, id)
+    local rec = find_record(id)
     if rec then
         local m = decode(rec)
         local n = #items

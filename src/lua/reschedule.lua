@@ -16,7 +16,7 @@ if at ~= '' then
     if due == nil then return bad_argument() end
 end
 if due > MAX_MS then return due_too_late() end
-local rec = redis.call('HGET', K.msg, id)
+local rec = find_record(id)
 if not rec then return {'not_found', 0} end
 local m = decode(rec)
 local member = member_of(id, m)

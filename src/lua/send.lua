@@ -14,6 +14,7 @@
 --   max_attempts     deliveries allowed before dead-lettering, >= 1
 --   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
 --                    (must be 0 when with_ids is '0')
+-- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now (lib.lua).
 -- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
 -- number as a sequence key. Caller ids of 14 lowercase hex digits are refused: they are the
 -- generated ids' form, so a generated id never meets a caller's.
@@ -103,24 +104,27 @@ if has_caller_ids then
             end
         end
     end
-    if #caller_ids > 0 then found = redis.call('HMGET', K.msg, unpack(caller_ids)) end
+    if #caller_ids > 0 then found = find_records(caller_ids) end
 end
 
-local out, hset, zadd, earliest = {first}, {}, {}, nil
-local w = 0  -- length of hset and of zadd
+-- New records go to msg, or to cold when due more than COLD_AFTER_MS ahead (see lib.lua).
+local out, hot, cold, zadd, earliest = {first}, {}, {}, {}, nil
+local w = 0  -- length of zadd
 for r, run in ipairs(runs) do out[r + 1] = run[5] end
 local f = 0  -- caller ids looked up so far
 local created_at = {}  -- caller id -> due of the message of this call that created it
 for _, run in ipairs(runs) do
     local k, with_ids, a, due, max, expire = run[1], run[3], run[4], run[5], run[6], run[7]
     local due_s = str(due)
+    local hset = due - now > COLD_AFTER_MS and cold or hot
+    local h = #hset  -- length of hset
     if not with_ids then
         if earliest == nil or due < earliest then earliest = due end
         for _ = 1, run[2] do
             local key = keys[k]
-            hset[w + 1], hset[w + 2] = key, ARGV[a]
+            hset[h + 1], hset[h + 2] = key, ARGV[a]
             zadd[w + 1], zadd[w + 2] = due_s, key
-            w, k, a = w + 2, k + 1, a + 1
+            h, w, k, a = h + 2, w + 2, k + 1, a + 1
         end
     else
         -- The record's shapes (lib.lua): max and payload; or max, expire, member, payload.
@@ -147,18 +151,18 @@ for _, run in ipairs(runs) do
                 end
             end
             if create then
-                hset[w + 1] = id
+                hset[h + 1] = id
                 if member == id and expire == 0 then
-                    hset[w + 2] = short_prefix .. str_header(#payload) .. payload
+                    hset[h + 2] = short_prefix .. str_header(#payload) .. payload
                 else
                     local stored = member
                     if stored == id then stored = '' end
                     long_prefix = long_prefix or cmsgpack.pack(max, expire)
-                    hset[w + 2] = long_prefix .. str_header(#stored) .. stored ..
+                    hset[h + 2] = long_prefix .. str_header(#stored) .. stored ..
                                   str_header(#payload) .. payload
                 end
                 zadd[w + 1], zadd[w + 2] = due_s, member
-                w = w + 2
+                h, w = h + 2, w + 2
                 if earliest == nil or due < earliest then earliest = due end
             end
             k, a = k + 1, a + 2
@@ -167,7 +171,8 @@ for _, run in ipairs(runs) do
 end
 
 if w > 0 then
-    redis.call('HSET', K.msg, unpack(hset))
+    if #hot > 0 then redis.call('HSET', K.msg, unpack(hot)) end
+    if #cold > 0 then redis.call('HSET', K.cold, unpack(cold)) end
     redis.call('ZADD', K.pending, unpack(zadd))
     redis.call('HINCRBY', K.stats, 'sent', w / 2)
     wake_if_earlier(head, earliest, now)
