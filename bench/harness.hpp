@@ -171,7 +171,10 @@ struct Settings {
     double idle_seconds = 20;
     bool attribute = false;     // SLOWLOG-based per-script attribution
     bool settle_rehash = true;  // backlog: finish the grown tables' rehash before measuring
-    std::string data_dir;       // raw samples for bench/plot.sh
+    // backlog: how far ahead the backlog is due; a year by default, which puts it in the cold
+    // hash (design.md); under an hour keeps it among the records every send and fetch touch.
+    std::chrono::seconds backlog_delay = std::chrono::hours(24 * 365);
+    std::string data_dir;  // raw samples for bench/plot.sh
     // profile: a shell command run before and after each phase, "{}" replaced by the phase's
     // name (e.g. "callgrind_control --dump={} PID" for a redis-server under callgrind).
     std::string phase_hook;
