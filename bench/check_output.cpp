@@ -60,6 +60,7 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"idle", "empty"},
     {"profile", "send_1"},
     {"profile", "fetch_1000"},
+    {"profile", "fetch_1000_distinct_due"},
     {"profile", "ack_1"},
     {"profile", "ack_1000"},
 };

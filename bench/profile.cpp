@@ -85,9 +85,8 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     // Everything above is due now: 2n + n/5 ready messages.
     std::deque<Delivery> leased;
     const Duration visibility = std::chrono::minutes(10);
-    for (std::size_t count : {std::size_t{1}, std::size_t{100}, std::size_t{1000}}) {
-        const std::size_t want = count == 1 ? singles : n;
-        lines.push_back(timed(ctx, Phase{"fetch_" + std::to_string(count), 0, 0}, [&](Phase& p) {
+    auto fetch_phase = [&](const std::string& variant, std::size_t count, std::size_t want) {
+        return timed(ctx, Phase{variant, 0, 0}, [&](Phase& p) {
             while (p.msgs < want) {
                 FetchResult r = q.fetch(std::min(count, want - p.msgs), visibility);
                 ++p.calls;
@@ -95,8 +94,26 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
                 p.msgs += r.deliveries.size();
                 for (auto& d : r.deliveries) leased.push_back(std::move(d));
             }
-        }));
+        });
+    };
+    for (std::size_t count : {std::size_t{1}, std::size_t{100}, std::size_t{1000}}) {
+        lines.push_back(
+            fetch_phase("fetch_" + std::to_string(count), count, count == 1 ? singles : n));
     }
+    // fetch_1000 meets batches whose messages share their due time; here every message has its
+    // own, so each fetch pays for the scores Redis formats (fetch.lua's WITHSCORES path).
+    {
+        const TimePoint base = std::chrono::time_point_cast<Duration>(
+            std::chrono::system_clock::now() - std::chrono::hours(1));
+        std::vector<Message> spread(1000, Message{payload, {}});
+        for (std::size_t sent = 0; sent < n; sent += spread.size()) {
+            for (std::size_t i = 0; i < spread.size(); ++i) {
+                spread[i].options.at = base + Duration(static_cast<std::int64_t>(sent + i));
+            }
+            q.send_batch(std::span<const Message>(spread).first(std::min(spread.size(), n - sent)));
+        }
+    }
+    lines.push_back(fetch_phase("fetch_1000_distinct_due", 1000, n));
     lines.push_back(timed(ctx, Phase{"ack_1", singles, singles}, [&](Phase&) {
         for (std::size_t i = 0; i < singles && !leased.empty(); ++i) {
             q.ack(leased.front());

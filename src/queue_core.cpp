@@ -199,6 +199,15 @@ std::vector<AckResult> QueueCore::ack(Connection& conn, std::span<const LeaseRef
     add_leases(args, leases);
     Reply r = run_script(conn, scripts::kAck, keys_, args);
     std::vector<AckResult> out;
+    if (r.type == Reply::Type::kInteger) {
+        // Every lease was held: the script says so with their count instead of n ones.
+        if (r.integer != static_cast<std::int64_t>(leases.size())) {
+            throw ServerError("ack: " + std::to_string(r.integer) + " acked of " +
+                              std::to_string(leases.size()));
+        }
+        out.assign(leases.size(), AckResult::kAcked);
+        return out;
+    }
     for (const auto& x : r.as_array()) {
         out.push_back(x.as_int() == 1 ? AckResult::kAcked : AckResult::kLeaseLost);
     }

@@ -85,6 +85,33 @@ TEST_F(DeliveryTest, BatchFetchHonoursMaxCount) {
     EXPECT_EQ(q.stats().in_flight, 10u);
 }
 
+// fetch takes the messages that share the head's due time without their scores and the rest with
+// them (fetch.lua): both parts must come in due order, each with its own due time, nothing skipped
+// or taken twice, whether the batch ends inside the group, at its end or after it.
+TEST_F(DeliveryTest, BatchAcrossSharedAndDistinctDueTimesKeepsOrderAndDueTimes) {
+    Queue q = queue();
+    const std::int64_t now = server().time_ms();
+    const std::vector<std::int64_t> dues = {now - 5000, now - 5000, now - 5000, now - 5000,
+                                            now - 4000, now - 4000, now - 3000, now - 2000};
+    std::vector<Message> batch;
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        batch.push_back(Message{"m" + std::to_string(i), {.at = TimePoint(Duration(dues[i]))}});
+    }
+    q.send_batch(batch);
+    std::vector<Delivery> got;
+    for (std::size_t count : {2u, 4u, 1u, 10u}) {  // inside the group, past it, one, the rest
+        for (auto& d : q.fetch(count, 30s).deliveries) got.push_back(std::move(d));
+    }
+    ASSERT_EQ(got.size(), dues.size());
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        EXPECT_EQ(got[i].payload(), "m" + std::to_string(i));
+        EXPECT_EQ(ms(got[i].due()), dues[i]) << i;
+        EXPECT_EQ(q.ack(got[i]), AckResult::kAcked);
+    }
+    const QueueStats st = q.stats();
+    EXPECT_EQ(st.ready + st.scheduled + st.in_flight, 0u);
+}
+
 TEST_F(DeliveryTest, NextPointsAtTheEarliestDueOrLeaseDeadline) {
     Queue q = queue();
     const SendResult later = q.send("later", {.delay = 1h});

@@ -5,24 +5,24 @@
 -- KEYS: the queue's keys, see lib.lua.
 -- ARGV: the lease of each message (1 to 1000): its token as a sequence key, then its id (the
 --   inflight member, see lib.lua).
--- Returns: one integer per lease: 1 acked, 0 lease lost or message gone.
+-- Returns: the integer n when every lease was held (all acked: the usual case, and an array of n
+--   ones cost a tenth of an ack); else an array of one integer per lease: 1 acked, 0 lease lost
+--   or message gone.
 local n = #ARGV
 if n == 0 or n > 1000 then return bad_argument() end
-local ids, out = {}, {}
-for i = 1, n do ids[i] = lease_id(ARGV[i]) end
+local ids, out = {}, n
+for i = 1, n do ids[i] = ARGV[i]:sub(SEQ_LEN + 1) end
 -- One ZREM for the whole batch. When it removed every lease, all were held: the usual case,
 -- with nothing to read (a ZMSCORE first would make Redis format a score per lease).
 local removed = redis.call('ZREM', K.inflight, unpack(ARGV))
 local gone = ids
-if removed == n then
-    for i = 1, n do out[i] = 1 end
-else
+if removed ~= n then
     -- Some leases were stale or named twice. A lease was held exactly when its record still
     -- names its token: every way a lease ends (ack, nack, release, the sweep) deletes the record
     -- or clears the token.
     local recs = redis.call('HMGET', K.msg, unpack(ids))
     local seen = {}
-    gone = {}
+    gone, out = {}, {}
     for i = 1, n do
         local lease = ARGV[i]
         out[i] = 0

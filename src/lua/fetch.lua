@@ -56,47 +56,65 @@ if lease_head and lease_head <= now then
     if retried > 0 then redis.call('HINCRBY', K.stats, 'retried', retried) end
 end
 
-local head = head_due()
-local due = {}
+-- The due messages, in rank order: a group that shares the head's due time, then the rest with
+-- their scores. Redis 7.0 formats every score WITHSCORES returns with "%.17g", a tenth of a
+-- fetch's cost; messages due at one instant (a batch sent with one delay, a burst) need their
+-- score formatted once, and a ZCOUNT tells how many there are.
+local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
+local head_s = h[2]  -- the head's due time as Redis formats it
+local head = head_s and tonumber(head_s)
+local group, n1, rest = nil, 0, nil
 if head and head <= now then
-    due = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT', '0',
-                     max_count)
+    local c = redis.call('ZCOUNT', K.pending, head_s, head_s)
+    if c > 1 then
+        n1 = math.min(c, max_count)
+        group = redis.call('ZRANGE', K.pending, '0', tostring(n1 - 1))
+        if n1 < max_count then
+            rest = redis.call('ZRANGEBYSCORE', K.pending, '(' .. head_s, str(now), 'WITHSCORES',
+                              'LIMIT', '0', tostring(max_count - n1))
+        end
+    else
+        rest = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT',
+                          '0', max_count)
+    end
 end
+local total = n1 + (rest and #rest / 2 or 0)
 local deliveries = {}
-if #due > 0 then
-    local ids = {}
-    for i = 1, #due / 2 do ids[i] = id_of(due[2 * i - 1]) end
+if total > 0 then
+    local ids, members = {}, {}
+    for i = 1, total do
+        local member
+        if i <= n1 then member = group[i] else member = rest[2 * (i - n1) - 1] end
+        members[i] = member
+        if #member == SEQ_LEN then ids[i] = member else ids[i] = member:sub(SEQ_LEN + 1) end
+    end
     -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
     -- and Lua the members' conversion into arguments.
-    redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(#ids - 1))
+    redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(total - 1))
     local recs, in_cold = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
-    local tokens = seq_keys(take_seq(#ids, now_us), #ids)
+    local tokens = seq_keys(take_seq(total, now_us), total)
     -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
     -- concatenation from parts cached per call: most messages share their attempt number and
-    -- the length of their due time's digits.
-    local attempt_bytes, fixstr = {}, {}
+    -- their due time.
+    local attempt_bytes = {}
     local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
-    local function leased_record(rec, attempt, token_key, due_s)
-        local a = attempt_bytes[attempt]
-        if not a then
-            a = cmsgpack.pack(attempt)
-            attempt_bytes[attempt] = a
-        end
-        local h = fixstr[#due_s]
-        if not h then
-            h = string.char(0xa0 + #due_s)
-            fixstr[#due_s] = h
-        end
-        return rec .. a .. TOKEN_HEADER .. token_key .. h .. due_s
-    end
+    local last_due_s, due_part = nil, nil  -- due_part: the due time as a msgpack fixstr
     local hset, zadd, w, d = {}, {}, 0, 0
     local deadline = str(now + visibility)
-    for i, id in ipairs(ids) do
-        local member, rec = due[2 * i - 1], recs[i]
+    for i = 1, total do
+        local id, member, rec = ids[i], members[i], recs[i]
         local attempts, max, expire, token, member_field, payload, _
         if rec then
-            attempts, max, expire, token, _, member_field, _, payload = fields(rec)
+            -- lib.lua's fields(), inlined for the two shapes a first delivery meets.
+            local a, b, c, e4, e5 = cmsgpack.unpack(rec)
+            if c == nil then
+                attempts, max, expire, token, member_field, payload = 0, a, 0, 0, '', b
+            elseif e5 == nil then
+                attempts, max, expire, token, member_field, payload = 0, a, b, 0, c, e4
+            else
+                attempts, max, expire, token, _, member_field, _, payload = fields(rec)
+            end
             if member_field == '' then member_field = id end
         end
         if not rec or member_field ~= member then
@@ -114,9 +132,20 @@ if #due > 0 then
                 rec = encode(m)
             end
             attempts = attempts + 1
-            local due_s, lease = due[2 * i], tokens[i] .. id
+            local due_s
+            if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
+            if due_s ~= last_due_s then
+                last_due_s, due_part = due_s, string.char(0xa0 + #due_s) .. due_s
+            end
+            local a = attempt_bytes[attempts]
+            if not a then
+                a = cmsgpack.pack(attempts)
+                attempt_bytes[attempts] = a
+            end
+            local token_key = tokens[i]
+            local lease = token_key .. id
             hset[w + 1] = id
-            hset[w + 2] = leased_record(rec, attempts, tokens[i], due_s)
+            hset[w + 2] = rec .. a .. TOKEN_HEADER .. token_key .. due_part
             zadd[w + 1] = deadline
             zadd[w + 2] = lease
             w = w + 2
@@ -141,7 +170,7 @@ trim_dead(now, dead_max_count, dead_max_age)
 -- What this call moved changes the heads; otherwise the ones read above still hold. A head at or
 -- before now means more is due (the call took max_count, or swept SWEEP leases): call again at
 -- once. Otherwise the caller may sleep until the next head, even after a full batch.
-if #lapsed > 0 or #due > 0 then
+if #lapsed > 0 or total > 0 then
     head = head_due()
     lease_head = head_score(K.inflight)
 end

@@ -137,7 +137,7 @@ end
 -- score is the due time, so reschedule and send need not touch the record.
 -- While a message is leased, its record is the shape it had in pending followed by a lease
 -- tail of three values: attempt, token as a sequence key, due time as decimal digits (so 5, 7
--- or 11 values). fetch appends the tail by concatenation (leased_record in fetch.lua): packing
+-- or 11 values). fetch appends the tail by concatenation, from parts cached per call: packing
 -- the whole record again with cmsgpack.pack was a sixth of a fetch. Every way a lease ends
 -- rewrites the record in a shape without a tail (token 0), or deletes it.
 -- The eight fields of a record, whatever its shape, as values: for loops that must not pay for a
