@@ -28,7 +28,7 @@ INSIDE_LUA = ['scriptCall', 'mp_pack', 'mp_unpack', '__vfprintf_internal', '____
 # The commands the scripts run (design.md, section 7), by their implementing function.
 COMMANDS = ['time', 'incrby', 'set', 'hexists', 'hget', 'hmget', 'hset', 'hdel', 'hincrby',
             'hgetall', 'exists', 'zadd', 'zrem', 'zrange', 'zrangebyscore', 'zscore', 'zmscore',
-            'zcard', 'zcount', 'spublish']
+            'zcard', 'zcount', 'zremrangebyrank', 'spublish']
 
 
 def costs(path):
