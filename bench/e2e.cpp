@@ -21,14 +21,21 @@ struct FirstDelivery {
     std::atomic<std::int64_t> lateness_ms{0};  // delivered_at - due, Redis clock
 };
 
+// The prefetch of a config: its number, or "auto" for the library's automatic prefetch.
+Json prefetch_json(const ConsumerConfig& c) {
+    if (c.prefetch) return Json(*c.prefetch);
+    return Json("auto");
+}
+
 Json config_json(const ConsumerConfig& c) {
     return Json{
-        {"concurrency", c.concurrency}, {"prefetch", c.prefetch}, {"max_batch", c.max_batch}};
+        {"concurrency", c.concurrency}, {"prefetch", prefetch_json(c)}, {"max_batch", c.max_batch}};
 }
 
 std::string describe(const ConsumerConfig& c) {
-    return "concurrency " + std::to_string(c.concurrency) + ", prefetch " +
-           std::to_string(c.prefetch) + ", max_batch " + std::to_string(c.max_batch);
+    const std::string prefetch = c.prefetch ? std::to_string(*c.prefetch) : "auto";
+    return "concurrency " + std::to_string(c.concurrency) + ", prefetch " + prefetch +
+           ", max_batch " + std::to_string(c.max_batch);
 }
 
 }  // namespace
@@ -152,8 +159,11 @@ void run_e2e(Context& ctx) {
         if (s.max_batch > 0) {
             candidates.push_back({v.concurrency, s.prefetch, s.max_batch});
         } else if (ctx.quick()) {
-            candidates.push_back({v.concurrency, 100, 100});
+            candidates.push_back({v.concurrency, std::nullopt, 100});  // the defaults
         } else {
+            // The library's defaults (automatic prefetch, max_batch 100), then with 1000.
+            candidates.push_back({v.concurrency, std::nullopt, 100});
+            candidates.push_back({v.concurrency, std::nullopt, 1000});
             for (std::size_t p : v.prefetches) {
                 for (std::size_t mb : {std::size_t{100}, std::size_t{1000}}) {
                     // A fetch asks for at most concurrency + prefetch: a larger max_batch is

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -197,7 +198,7 @@ class Context {
     double batch_rate = 100'000;
     double single_rate = 30'000;
     // The best c64 consumer settings found by the e2e sweep (0: none yet), used by backlog.
-    std::size_t best_prefetch = 0;
+    std::optional<std::size_t> best_prefetch{};
     std::size_t best_max_batch = 0;
 
   private:

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "harness.hpp"
@@ -34,7 +35,7 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
 
 struct ConsumerConfig {
     std::size_t concurrency = 1;
-    std::size_t prefetch = 0;
+    std::optional<std::size_t> prefetch{};  // unset: the library's automatic prefetch
     std::size_t max_batch = 100;
 };
 

@@ -104,7 +104,9 @@ void validate_consumer_options(const ConsumerOptions& options) {
     if (options.max_batch < 1 || options.max_batch > kMaxBatch) {
         invalid("max_batch", "must be from 1 to " + std::to_string(kMaxBatch));
     }
-    if (options.prefetch > 10'000) invalid("prefetch", "must be at most 10000");
+    if (options.prefetch && *options.prefetch > 10'000) {
+        invalid("prefetch", "must be at most 10000");
+    }
     validate_visibility(options.visibility_timeout);
     validate_delay(options.shutdown_timeout, "shutdown_timeout");
     if (options.idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");

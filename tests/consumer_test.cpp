@@ -633,6 +633,56 @@ TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinis
     EXPECT_EQ(q.stats().ready, 9u);
 }
 
+// Without a prefetch option the consumer holds what its handlers finish in about 10 ms: after
+// fast handlers, a fetch takes far more than the one message a handler of concurrency 1 has room
+// for, so messages are leased beyond the running handler.
+TEST_F(ConsumerTest, AutomaticPrefetchHoldsMoreAfterFastHandlers) {
+    Queue q = queue();
+    send_many(q, 300);
+    Latch finish;
+    std::atomic<int> handled{0};
+    ConsumerOptions o = fast_options();  // concurrency 1, prefetch unset
+    Consumer c(
+        q,
+        [&](const Delivery&) -> Outcome {
+            if (++handled == 50) finish.wait(std::chrono::seconds(60));
+            return Ack{};
+        },
+        o);
+    c.start();
+    EXPECT_TRUE(eventually([&] { return q.stats().in_flight > 1; }));
+    finish.open();
+    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 300; }));
+    c.stop();
+    c.wait();
+}
+
+// Handlers slower than the automatic prefetch's 10 ms window leave nothing held beyond the running
+// handler, for other consumers to take.
+TEST_F(ConsumerTest, AutomaticPrefetchHoldsNothingBehindSlowHandlers) {
+    Queue q = queue();
+    send_many(q, 6);
+    Client observer(server().url());
+    Queue watched = observer.queue(q.name());
+    std::atomic<std::size_t> most_in_flight{0};
+    Collector<std::string> done;
+    Consumer c(
+        q,
+        [&](const Delivery& d) -> Outcome {
+            std::this_thread::sleep_for(15ms);  // the handler's work
+            const std::size_t now = watched.stats().in_flight;
+            if (now > most_in_flight) most_in_flight = now;
+            done.add(d.id());
+            return Ack{};
+        },
+        fast_options());
+    c.start();
+    ASSERT_TRUE(done.wait_for(6));
+    c.stop();
+    c.wait();
+    EXPECT_EQ(most_in_flight.load(), 1u);
+}
+
 TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
     Queue q = queue();
     send_many(q, 5);

@@ -103,6 +103,9 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     ConsumerOptions options;
     // Never more handlers than messages wanted: see RunControl.
     options.concurrency = max ? std::min(a.concurrency, *max) : a.concurrency;
+    // With --max, lease no message beyond the handlers: one leased and then handed back at the
+    // end would still count as delivered.
+    if (max) options.prefetch = 0;
     if (a.visibility_opt->count() > 0) {
         options.visibility_timeout = parse_duration(a.visibility);
         if (options.visibility_timeout.count() < 1) {

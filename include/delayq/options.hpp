@@ -66,8 +66,11 @@ struct ConsumerOptions {
     std::size_t concurrency = 1;  // handlers running at once
     // Leased messages held beyond the running handlers, so a handler that finishes finds the next
     // one without a round trip. Their leases are extended like running ones, and they are handed
-    // back at once when the consumer stops.
-    std::size_t prefetch = 0;
+    // back at once when the consumer stops. Unset: as many as the handlers finish in about
+    // 10 ms by their measured speed (at most max_batch; none until a handler has run, and none
+    // while handlers take 10 ms or more), so that fast handlers get whole batches per fetch
+    // while a slow consumer holds back no message another consumer could take.
+    std::optional<std::size_t> prefetch{};
     std::size_t max_batch = 100;        // messages per fetch, at most 1000
     Duration visibility_timeout = 30s;  // lease length; extended while the handler runs
     Backoff backoff{};                  // delay of a nack that names none

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -19,6 +20,9 @@
 namespace delayq::detail {
 
 using SteadyClock = std::chrono::steady_clock;
+
+// How much work an automatic prefetch holds beyond the running handlers (ConsumerOptions).
+constexpr std::chrono::nanoseconds kAutoPrefetchWindow = std::chrono::milliseconds(10);
 
 class Worker;
 
@@ -79,6 +83,8 @@ struct ConsumerShared {
     // per fetch, which takes a large chunk and wakes another only for what it left; after slow
     // handlers it wakes one per delivery.
     std::atomic<bool> handlers_fast{false};
+    // Mean time of one handler call, smoothed (record_handler_time); 0 until one has run.
+    std::atomic<std::int64_t> handler_ns{0};
 
     bool watching = false;  // an idle worker wakes after the chunk budget to steal (workers.cpp)
 
@@ -107,8 +113,29 @@ struct ConsumerShared {
 
     std::size_t capacity() const {
         std::size_t busy = buffered.size() + running;
-        std::size_t limit = options.concurrency + options.prefetch;
+        std::size_t limit = options.concurrency + prefetch();
         return busy >= limit ? 0 : limit - busy;
+    }
+
+    // The prefetch option, or when unset what the handlers finish in kAutoPrefetchWindow at their
+    // measured speed: a message held beyond the running handlers waits about that long at most,
+    // and a fetch of many messages costs Redis a fraction of a fetch per message.
+    std::size_t prefetch() const {
+        if (options.prefetch) return *options.prefetch;
+        const std::int64_t ns = handler_ns.load(std::memory_order_relaxed);
+        if (ns <= 0) return 0;
+        const auto n =
+            static_cast<std::size_t>(kAutoPrefetchWindow.count() / ns) * options.concurrency;
+        return std::min(n, options.max_batch);
+    }
+
+    // A worker ran `started` handlers in `elapsed`: a smoothed mean per handler, for prefetch().
+    // Workers update it without a lock; a lost update only delays the mean by one chunk.
+    void record_handler_time(std::chrono::nanoseconds elapsed, std::size_t started) {
+        const std::int64_t per =
+            std::max<std::int64_t>(1, elapsed.count() / static_cast<std::int64_t>(started));
+        const std::int64_t old = handler_ns.load(std::memory_order_relaxed);
+        handler_ns.store(old == 0 ? per : old + (per - old) / 4, std::memory_order_relaxed);
     }
 
     // Removes a lease from `held` if it is still this delivery's lease.

@@ -167,7 +167,9 @@ void Worker::run() {
             ++started;
             done.push_back(handle(*d));
         }
-        fast_ = SteadyClock::now() - began <= kChunkBudget;
+        const auto elapsed = SteadyClock::now() - began;
+        if (started > 0) s.record_handler_time(elapsed, started);
+        fast_ = elapsed <= kChunkBudget;
         s.handlers_fast.store(fast_, std::memory_order_relaxed);
         bool stopping = false;
         bool handed_back = false;
