@@ -177,13 +177,25 @@ FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration v
     out.next = optional_ms(r.at(1).as_int());
     r.at(2).as_array();  // checks the shape; the payloads are then moved out, not copied
     auto& d = r.elements[2].elements;
-    out.deliveries.reserve(d.size() / 5);
-    for (std::size_t i = 0; i + 4 < d.size(); i += 5) {
-        const auto [token, id] = split_lease(d[i].as_string());
-        out.deliveries.emplace_back(
-            name_, std::string(id), std::move(d[i + 4].str), token,
-            static_cast<int>(d[i + 1].as_int()), static_cast<int>(d[i + 2].as_int()),
-            at_ms(decimal(d[i + 3].as_string(), "fetch: due time")), out.now);
+    out.deliveries.reserve(d.size() / 2);
+    // Runs of deliveries sharing due time, attempt and max_attempts (fetch.lua).
+    std::size_t at = 0;
+    while (at < d.size()) {
+        if (at + 4 > d.size()) throw ServerError("fetch: a delivery run without its header");
+        const TimePoint due = at_ms(decimal(d[at].as_string(), "fetch: due time"));
+        const auto attempt = static_cast<int>(d[at + 1].as_int());
+        const auto max_attempts = static_cast<int>(d[at + 2].as_int());
+        const std::int64_t count = d[at + 3].as_int();
+        at += 4;
+        if (count < 1 || static_cast<std::uint64_t>(count) > (d.size() - at) / 2) {
+            throw ServerError("fetch: a delivery run of " + std::to_string(count) +
+                              " with room for fewer");
+        }
+        for (std::int64_t k = 0; k < count; ++k, at += 2) {
+            const auto [token, id] = split_lease(d[at].as_string());
+            out.deliveries.emplace_back(name_, std::string(id), std::move(d[at + 1].str), token,
+                                        attempt, max_attempts, due, out.now);
+        }
     }
     const auto& e = r.at(3).as_array();
     for (std::size_t i = 0; i + 2 < e.size(); i += 3) {

@@ -86,8 +86,9 @@ TEST_F(DeliveryTest, BatchFetchHonoursMaxCount) {
 }
 
 // fetch takes the messages that share the head's due time without their scores and the rest with
-// them (fetch.lua): both parts must come in due order, each with its own due time, nothing skipped
-// or taken twice, whether the batch ends inside the group, at its end or after it.
+// them, and replies in runs (fetch.lua): both parts must come in due order, each with its own due
+// time and max_attempts, nothing skipped or taken twice, whether the batch ends inside the group,
+// at its end or after it.
 TEST_F(DeliveryTest, BatchAcrossSharedAndDistinctDueTimesKeepsOrderAndDueTimes) {
     Queue q = queue();
     const std::int64_t now = server().time_ms();
@@ -95,7 +96,11 @@ TEST_F(DeliveryTest, BatchAcrossSharedAndDistinctDueTimesKeepsOrderAndDueTimes) 
                                             now - 4000, now - 4000, now - 3000, now - 2000};
     std::vector<Message> batch;
     for (std::size_t i = 0; i < dues.size(); ++i) {
-        batch.push_back(Message{"m" + std::to_string(i), {.at = TimePoint(Duration(dues[i]))}});
+        // max_attempts changes within a due time too: fetch replies in runs that share due time,
+        // attempt and max_attempts.
+        const int max = i < 3 ? 5 : 2 + static_cast<int>(i % 2);
+        batch.push_back(Message{"m" + std::to_string(i),
+                                {.at = TimePoint(Duration(dues[i])), .max_attempts = max}});
     }
     q.send_batch(batch);
     std::vector<Delivery> got;
@@ -106,6 +111,8 @@ TEST_F(DeliveryTest, BatchAcrossSharedAndDistinctDueTimesKeepsOrderAndDueTimes) 
     for (std::size_t i = 0; i < dues.size(); ++i) {
         EXPECT_EQ(got[i].payload(), "m" + std::to_string(i));
         EXPECT_EQ(ms(got[i].due()), dues[i]) << i;
+        EXPECT_EQ(got[i].max_attempts(), i < 3 ? 5 : 2 + static_cast<int>(i % 2)) << i;
+        EXPECT_EQ(got[i].attempt(), 1) << i;
         EXPECT_EQ(q.ack(got[i]), AckResult::kAcked);
     }
     const QueueStats st = q.stats();
