@@ -65,6 +65,14 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"profile", "ack_1000"},
 };
 
+// (mode, variant) lines that also carry their floor's Redis CPU (bench/floor.cpp). Not the ratio
+// to it: with --quick's few messages, Redis's CPU clock may not have ticked during the floor.
+const std::set<std::pair<std::string, std::string>> kWithFloor = {
+    {"enqueue", "batch"},
+    {"e2e", "c1"},
+    {"e2e", "c64"},
+};
+
 // Joins pieces into one string.
 std::string cat(std::initializer_list<std::string_view> parts) {
     std::string out;
@@ -130,6 +138,11 @@ int main(int argc, char** argv) {
                 if (ok && v->is_number()) ok = std::isfinite(v->get<double>());
                 check(ok, cat({what, " has field ", field}));
             }
+        }
+        if (kWithFloor.contains({mode, variant})) {
+            const Json* v = json_path(j, "floor_redis_cpu_us_per_msg");
+            check(v != nullptr && v->is_number() && v->get<double>() >= 0,
+                  what + " has field floor_redis_cpu_us_per_msg");
         }
         if (const Json* rate = json_path(j, "msgs_per_s"); rate != nullptr && rate->is_number()) {
             check(rate->get<double>() > 0, what + " msgs_per_s > 0");

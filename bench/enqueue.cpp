@@ -113,6 +113,7 @@ void run_enqueue(Context& ctx) {
         bool shared;
         std::vector<Target> targets;
         std::size_t in_flight = 0;  // send_async from one thread
+        bool with_floor = false;    // each run followed by measure_send_floor
     };
     const std::vector<Target> single_targets = {{"msgs_per_s", true, 100'000}};
     std::vector<Variant> variants = {
@@ -124,7 +125,9 @@ void run_enqueue(Context& ctx) {
          s.batch_producers,
          s.batch,
          false,
-         {{"msgs_per_s", true, 200'000}, {"redis_cpu_us_per_msg", false, 2.0}}},
+         {{"msgs_per_s", true, 200'000}, {"redis_cpu_us_per_msg", false, 2.0}},
+         0,
+         true},
         {"batch_100", n_batch, s.batch_producers, 100, false, {}},
     };
     for (const auto& v : variants) {
@@ -135,6 +138,12 @@ void run_enqueue(Context& ctx) {
             runs.push_back(measure_enqueue(ctx, q, v.n, v.producers, v.batch, far, true, v.shared,
                                            v.in_flight));
             ctx.probe().drop_queue(q);
+            if (v.with_floor) {
+                note("enqueue floor: HSET + ZADD without a script");
+                const std::string fq = ctx.fresh_queue("floor");
+                add_floor(runs.back(), measure_send_floor(ctx, fq, v.n, v.producers, v.batch));
+                ctx.probe().drop_queue(fq);
+            }
         }
         Json line{{"mode", "enqueue"}, {"variant", v.name}};
         line.update(median_of_runs(runs, "msgs_per_s"));

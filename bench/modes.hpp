@@ -33,6 +33,21 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
                      std::size_t batch, const SendOptions& options, bool with_memory,
                      bool shared_queue = false, std::size_t in_flight = 0);
 
+// The same messages' bare Redis work (HSET of the records, ZADD of the members, no script) from
+// `producers` raw connections in calls of `batch`: the floor that batch sends are compared with.
+Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
+                        std::size_t producers, std::size_t batch);
+
+// n messages due now, delivered and acked by one raw connection in batches: ZRANGE,
+// ZREMRANGEBYRANK, HMGET of the records, HSET of the leased records, ZADD of the leases, then
+// ZREM of the leases and HDEL of the records. The floor that e2e runs are compared with.
+Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n,
+                           std::size_t batch);
+
+// Adds a floor's Redis CPU per message to a run measured just before it, and the run's ratio
+// to it (redis_cpu_vs_floor).
+void add_floor(Json& run, const Json& floor);
+
 struct ConsumerConfig {
     std::size_t concurrency = 1;
     std::optional<std::size_t> prefetch{};  // unset: the library's automatic prefetch
