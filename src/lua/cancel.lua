@@ -6,12 +6,12 @@
 -- Returns: 'cancelled' | 'not_found' | 'in_flight' | 'dead'
 local id = ARGV[1]
 if id == nil then return bad_argument() end
-local rec, hash = find_record(id)
+local rec, hash, block = find_record(id)
 if not rec then return 'not_found' end
 local m = decode(rec)
 if m.token ~= 0 then return 'in_flight' end
 if redis.call('ZREM', K.pending, member_of(id, m)) == 0 then return 'dead' end
-redis.call('HDEL', hash, id)
+if block then leave_blocks({[block] = 1}) else redis.call('HDEL', hash, id) end
 redis.call('HDEL', K.err, id)
 redis.call('HINCRBY', K.stats, 'cancelled', '1')
 return 'cancelled'

@@ -93,8 +93,9 @@ if total > 0 then
     -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
     -- and Lua the members' conversion into arguments.
     redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(total - 1))
-    local recs, in_cold = find_records(ids)
+    local recs, where = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
+    local left_blocks = {}  -- block name -> its messages delivered or dead
     local tokens = seq_keys(take_seq(total, now_us), total)
     -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
     -- concatenation from parts cached per call: most messages share their attempt number and
@@ -120,14 +121,19 @@ if total > 0 then
             end
             if member_field == '' then member_field = id end
         end
+        -- Delivered or dead, a message leaves cold or its block for msg.
+        local from = rec and member_field == member and where and where[i]
+        if from == true then
+            left_cold[#left_cold + 1] = id
+        elseif from then
+            left_blocks[from] = (left_blocks[from] or 0) + 1
+        end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
             bury(id, decode(rec), member, now, 'expired', nil, events)
-            if in_cold and in_cold[i] then left_cold[#left_cold + 1] = id end
         else
-            if in_cold and in_cold[i] then left_cold[#left_cold + 1] = id end
             if token ~= 0 then
                 -- Only after data loss does a pending message still carry a lease: drop it.
                 local m = decode(rec)
@@ -167,6 +173,7 @@ if total > 0 then
     end
     if run_at > 0 then deliveries[run_at] = run_n end
     if #left_cold > 0 then redis.call('HDEL', K.cold, unpack(left_cold)) end
+    leave_blocks(left_blocks)
     if w > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))

@@ -21,11 +21,21 @@ else
     return bad_argument()
 end
 local page = redis.call('ZRANGEBYSCORE', set, lo, hi, 'WITHSCORES', 'LIMIT', offset, limit)
+local ids = {}
+for i = 1, #page, 2 do
+    if set == K.inflight then ids[#ids + 1] = lease_id(page[i]) else ids[#ids + 1] = id_of(page[i]) end
+end
+-- Pending messages' records in one lookup (a block is read once for all of its messages);
+-- the others are in msg.
+local recs = {}
+if set == K.pending and #ids > 0 then
+    recs = find_records(ids)
+else
+    for k, id in ipairs(ids) do recs[k] = find_record(id) end
+end
 local items = {}
 for i = 1, #page, 2 do
-    local id = id_of(page[i])
-    if set == K.inflight then id = lease_id(page[i]) end
-    local rec = find_record(id)
+    local id, rec = ids[(i + 1) / 2], recs[(i + 1) / 2]
     if rec then
         local m = decode(rec)
         local n = #items

@@ -14,7 +14,8 @@
 --   max_attempts     deliveries allowed before dead-lettering, >= 1
 --   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
 --                    (must be 0 when with_ids is '0')
--- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now (lib.lua).
+-- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now, or to blocks
+-- for such a run of at least BLOCK_MIN generated ids (lib.lua).
 -- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
 -- number as a sequence key. Caller ids of 14 lowercase hex digits are refused: they are the
 -- generated ids' form, so a generated id never meets a caller's.
@@ -107,8 +108,18 @@ if has_caller_ids then
     if #caller_ids > 0 then found = find_records(caller_ids) end
 end
 
--- New records go to msg, or to cold when due more than COLD_AFTER_MS ahead (see lib.lua).
+-- New records go to msg, or to cold when due more than COLD_AFTER_MS ahead, or to blocks for a
+-- long enough run of generated ids due that far ahead (see lib.lua).
 local out, hot, cold, zadd, earliest = {first}, {}, {}, {}, nil
+local blocks, blockidx = {}, {}  -- HSET arguments for blocks, ZADD arguments for blockidx
+-- Stores ARGV[from..to], the records of the call's messages m.. (in order), as one block.
+local function add_block(from, to, m)
+    local name, b = keys[m], #blocks
+    blocks[b + 1], blocks[b + 2] = name, make_block(ARGV, from, to)
+    blocks[b + 3], blocks[b + 4] = name .. '#', tostring(to - from + 1)
+    blockidx[#blockidx + 1] = str(first + m - 1)
+    blockidx[#blockidx + 1] = name
+end
 local w = 0  -- length of zadd
 for r, run in ipairs(runs) do out[r + 1] = run[5] end
 local f = 0  -- caller ids looked up so far
@@ -118,7 +129,29 @@ for _, run in ipairs(runs) do
     local due_s = str(due)
     local hset = due - now > COLD_AFTER_MS and cold or hot
     local h = #hset  -- length of hset
-    if not with_ids then
+    if not with_ids and hset == cold and run[2] >= BLOCK_MIN then
+        if earliest == nil or due < earliest then earliest = due end
+        -- Blocks of at most BLOCK_MAX_BYTES of records; a record larger than that alone in cold.
+        local from, bytes, last = a, 0, a + run[2] - 1
+        for j = a, last do
+            local len = #ARGV[j]
+            if len > BLOCK_MAX_BYTES then
+                if j > from then add_block(from, j - 1, k + from - a) end
+                hset[h + 1], hset[h + 2] = keys[k + j - a], ARGV[j]
+                h, from, bytes = h + 2, j + 1, 0
+            elseif bytes + len > BLOCK_MAX_BYTES then
+                add_block(from, j - 1, k + from - a)
+                from, bytes = j, len
+            else
+                bytes = bytes + len
+            end
+        end
+        if from <= last then add_block(from, last, k + from - a) end
+        for _ = 1, run[2] do
+            zadd[w + 1], zadd[w + 2] = due_s, keys[k]
+            w, k = w + 2, k + 1
+        end
+    elseif not with_ids then
         if earliest == nil or due < earliest then earliest = due end
         for _ = 1, run[2] do
             local key = keys[k]
@@ -173,6 +206,10 @@ end
 if w > 0 then
     if #hot > 0 then redis.call('HSET', K.msg, unpack(hot)) end
     if #cold > 0 then redis.call('HSET', K.cold, unpack(cold)) end
+    if #blocks > 0 then
+        redis.call('HSET', K.blocks, unpack(blocks))
+        redis.call('ZADD', K.blockidx, unpack(blockidx))
+    end
     redis.call('ZADD', K.pending, unpack(zadd))
     redis.call('HINCRBY', K.stats, 'sent', w / 2)
     wake_if_earlier(head, earliest, now)
