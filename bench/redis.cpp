@@ -197,8 +197,8 @@ std::string Probe::redis_version() {
 
 void Probe::drop_queue(const std::string& queue) {
     std::vector<std::string> args = {"UNLINK"};
-    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq", "cold", "blocks",
-                             "blockidx"}) {
+    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq", "cold",
+                             "blocks", "blockidx"}) {
         args.push_back("dq:{" + queue + "}:" + part);
     }
     command(args);

@@ -23,7 +23,11 @@ end
 local page = redis.call('ZRANGEBYSCORE', set, lo, hi, 'WITHSCORES', 'LIMIT', offset, limit)
 local ids = {}
 for i = 1, #page, 2 do
-    if set == K.inflight then ids[#ids + 1] = lease_id(page[i]) else ids[#ids + 1] = id_of(page[i]) end
+    if set == K.inflight then
+        ids[#ids + 1] = lease_id(page[i])
+    else
+        ids[#ids + 1] = id_of(page[i])
+    end
 end
 -- Pending messages' records in one lookup (a block is read once for all of its messages);
 -- the others are in msg.
