@@ -88,7 +88,94 @@ TEST_F(ColdBlockTest, ShortRunsNearRunsAndCallerIdsKeepARecordEach) {
     std::vector<Message> near(20, Message{"n", {.delay = 10min}});
     q.send_batch(near);
     EXPECT_EQ(hlen("msg"), 20);
+    std::vector<Message> named = far_batch(20);
+    for (std::size_t i = 0; i < named.size(); ++i)
+        named[i].options.id = "order-" + std::to_string(i);
+    q.send_batch(named);
+    EXPECT_EQ(hlen("cold"), 35);
     EXPECT_EQ(hlen("blocks"), 0);
+    EXPECT_EQ(q.get("order-19")->payload, named[19].payload);
+}
+
+// Blocks hold consecutive sequence numbers with gaps between them (here the near batch's): an id
+// must be looked up in its own block, and one in a gap in none.
+TEST_F(ColdBlockTest, IdsBetweenAndAcrossBlocksFindTheirOwnRecord) {
+    Queue q = queue();
+    const std::vector<Message> a = far_batch(20);
+    const std::vector<SendResult> sent_a = q.send_batch(a);
+    const std::vector<SendResult> near = send_many(q, 5, "near");
+    std::vector<Message> b = far_batch(30);
+    for (Message& m : b) m.payload += "b";
+    const std::vector<SendResult> sent_b = q.send_batch(b);
+    EXPECT_EQ(zcard("blockidx"), 2);
+
+    ASSERT_EQ(q.cancel(near[2].id), CancelResult::kCancelled);
+    EXPECT_FALSE(q.get(near[2].id));  // a generated id between two blocks
+    EXPECT_EQ(q.get(near[3].id)->payload, "near");
+    EXPECT_EQ(q.get(sent_a.back().id)->payload, a.back().payload);
+    EXPECT_EQ(q.get(sent_b.front().id)->payload, b.front().payload);
+    EXPECT_EQ(q.get(sent_b.back().id)->payload, b.back().payload);
+    EXPECT_FALSE(q.get("ffffffffffffff"));  // after every block
+
+    // One fetch over both blocks and the near messages.
+    for (const auto& s : sent_a) q.reschedule(s.id, 0ms);
+    for (const auto& s : sent_b) q.reschedule(s.id, 0ms);
+    const FetchResult f = fetch_some(q, 100, 30s);
+    ASSERT_EQ(f.deliveries.size(), sent_a.size() + sent_b.size() + near.size() - 1);
+    std::size_t from_blocks = 0;
+    for (const Delivery& d : f.deliveries) {
+        for (std::size_t i = 0; i < sent_a.size(); ++i) {
+            if (sent_a[i].id == d.id()) from_blocks += d.payload() == a[i].payload ? 1 : 0;
+        }
+        for (std::size_t i = 0; i < sent_b.size(); ++i) {
+            if (sent_b[i].id == d.id()) from_blocks += d.payload() == b[i].payload ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(from_blocks, sent_a.size() + sent_b.size());
+    EXPECT_EQ(hlen("blocks"), 0);
+    EXPECT_EQ(zcard("blockidx"), 0);
+}
+
+// Once delivered, a message's record lives in msg: retries, dead-lettering and requeue never
+// read its stale copy in the block, which stays for the block's other messages.
+TEST_F(ColdBlockTest, RetriedDeadAndRequeuedMessagesUseTheirOwnRecord) {
+    Queue q = queue();
+    std::vector<Message> batch = far_batch(20);
+    for (Message& m : batch) m.options.max_attempts = 2;
+    const std::vector<SendResult> sent = q.send_batch(batch);
+    ASSERT_EQ(q.reschedule(sent[5].id, 0ms).status, RescheduleStatus::kRescheduled);
+    const Delivery first = fetch_one(q);
+    ASSERT_EQ(q.nack(first, {.delay = 0ms, .error = "boom"}).status, NackStatus::kRetrying);
+    const Delivery second = fetch_one(q);
+    EXPECT_EQ(second.id(), sent[5].id);
+    EXPECT_EQ(second.attempt(), 2);
+    EXPECT_EQ(second.payload(), batch[5].payload);
+    const NackResult dead = q.nack(second, {.delay = 0ms, .error = "boom"});
+    ASSERT_EQ(dead.status, NackStatus::kDeadLettered);
+    EXPECT_EQ(q.get(sent[5].id)->state, State::kDead);
+    EXPECT_EQ(hlen("blocks"), 2);  // 19 messages still pending in it
+
+    const std::vector<std::string> ids = {sent[5].id};
+    ASSERT_EQ(q.requeue_dead(ids), 1u);
+    const Delivery again = fetch_one(q);
+    EXPECT_EQ(again.id(), sent[5].id);
+    EXPECT_EQ(again.attempt(), 1);
+    EXPECT_EQ(again.payload(), batch[5].payload);
+    EXPECT_EQ(q.ack(again), AckResult::kAcked);
+    EXPECT_EQ(q.get(sent[6].id)->payload, batch[6].payload);
+}
+
+// After a data loss that drops a block, its pending messages cannot be delivered: each is
+// counted, not hidden, and nothing else breaks.
+TEST_F(ColdBlockTest, PendingMessagesWhoseBlockIsLostAreCountedAsOrphans) {
+    Queue q = queue();
+    const std::vector<SendResult> sent = q.send_batch(far_batch(20));
+    for (const auto& s : sent) q.reschedule(s.id, 0ms);
+    ASSERT_EQ(server().integer({"DEL", queue_key("q", "blocks")}), 1);
+    EXPECT_FALSE(q.get(sent[0].id));
+    const FetchResult f = q.fetch(100, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    EXPECT_EQ(q.stats().totals.orphans_removed, sent.size());
 }
 
 TEST_F(ColdBlockTest, LargeRecordsSplitBlocksAndTheLargestStandAlone) {
