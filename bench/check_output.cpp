@@ -49,6 +49,7 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"enqueue", "single_shared"},
     {"enqueue", "single_async"},
     {"enqueue", "batch"},
+    {"enqueue", "batch_near"},
     {"e2e", "c1"},
     {"e2e", "c64"},
     {"latency", "quiet"},
@@ -69,6 +70,7 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
 // to it: with --quick's few messages, Redis's CPU clock may not have ticked during the floor.
 const std::set<std::pair<std::string, std::string>> kWithFloor = {
     {"enqueue", "batch"},
+    {"enqueue", "batch_near"},
     {"e2e", "c1"},
     {"e2e", "c64"},
 };

@@ -25,13 +25,14 @@ std::string record16() { return std::string("\x05\xb0", 2) + payload16(); }
 }  // namespace
 
 Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
-                        std::size_t producers, std::size_t batch) {
+                        std::size_t producers, std::size_t batch, std::chrono::milliseconds delay) {
     Probe& probe = ctx.probe();
-    // The keys of delayq's layout, so that drop_queue removes them; the records go where a
-    // batch due a day ahead puts them (the cold hash).
-    const std::string hash_key = "dq:{" + queue + "}:cold";
+    // The keys of delayq's layout, so that drop_queue removes them; each record where delayq
+    // keeps a lone record due that far ahead (design.md, Keys).
+    const std::string hash_key =
+        "dq:{" + queue + "}:" + (delay > std::chrono::hours(1) ? "cold" : "msg");
     const std::string zset_key = "dq:{" + queue + "}:pending";
-    const std::string due = std::to_string(probe.time_us() / 1000 + 24LL * 3600 * 1000);
+    const std::string due = std::to_string(probe.time_us() / 1000 + delay.count());
     const std::string record = record16();
 
     std::vector<std::unique_ptr<Probe>> conns(producers);

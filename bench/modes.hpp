@@ -34,9 +34,10 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
                      bool shared_queue = false, std::size_t in_flight = 0);
 
 // The same messages' bare Redis work (HSET of the records, ZADD of the members, no script) from
-// `producers` raw connections in calls of `batch`: the floor that batch sends are compared with.
+// `producers` raw connections in calls of `batch`, due `delay` ahead: the per-record floor that
+// batch sends are compared with (records in the hash where delayq keeps single records then).
 Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
-                        std::size_t producers, std::size_t batch);
+                        std::size_t producers, std::size_t batch, std::chrono::milliseconds delay);
 
 // n messages due now, delivered and acked by one raw connection in batches: ZRANGE,
 // ZREMRANGEBYRANK, HMGET of the records, HSET of the leased records, ZADD of the leases, then
