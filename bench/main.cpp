@@ -150,6 +150,8 @@ const Column kColumns[] = {
     {"max_batch", "max_batch"},
     {"msgs_per_s", "msgs/s"},
     {"ratio_vs_smallest", "ratio"},
+    {"paired_empty_msgs_per_s", "empty_msgs/s"},
+    {"ratio_vs_paired_empty", "ratio_paired"},
     {"first_due_to_first_delivery_ms", "first_ms"},
     {"redis_cpu_us_per_msg", "redis_us/msg"},
     {"redis_cmds_per_msg", "cmds/msg"},
