@@ -50,12 +50,13 @@ EOF
     made+=("$out/lateness.png")
 fi
 
-# Throughput against backlog size: columns backlog, enqueue_batch, enqueue_single, e2e_c64.
+# Throughput against backlog size: columns backlog, enqueue_batch, enqueue_single, e2e_c64,
+# then the same three on the empty queue measured in alternation with them (dashed).
 if [[ -s "$data/backlog.dat" ]]; then
     gnuplot <<EOF
 set terminal pngcairo size 900,540 font ",10" noenhanced
 set output '$out/backlog.png'
-set title 'delayq throughput with messages pending in the far future (same queue)'
+set title 'delayq throughput with messages pending in the far future (same queue), and on an empty queue in alternation'
 set xlabel 'pending messages'
 set ylabel 'messages per second'
 set format x '%.0s%c'
@@ -63,9 +64,12 @@ set key outside bottom center horizontal
 set grid
 set yrange [0:*]
 set style data linespoints
-plot '$data/backlog.dat' using 1:2 lw 2 pt 7 title 'enqueue, batch', \
-     '' using 1:3 lw 2 pt 5 title 'enqueue, single', \
-     '' using 1:4 lw 2 pt 9 title 'end to end, c64'
+plot '$data/backlog.dat' using 1:2 lw 2 pt 7 lc 1 title 'enqueue, batch', \
+     '' using 1:3 lw 2 pt 5 lc 2 title 'enqueue, single', \
+     '' using 1:4 lw 2 pt 9 lc 3 title 'end to end, c64', \
+     '' using 1:5 lw 1 pt 6 lc 1 dt 2 title 'batch, paired empty queue', \
+     '' using 1:6 lw 1 pt 4 lc 2 dt 2 title 'single, paired empty queue', \
+     '' using 1:7 lw 1 pt 8 lc 3 dt 2 title 'e2e, paired empty queue'
 EOF
     made+=("$out/backlog.png")
 fi
