@@ -165,6 +165,62 @@ TEST_F(ColdBlockTest, RetriedDeadAndRequeuedMessagesUseTheirOwnRecord) {
     EXPECT_EQ(q.get(sent[6].id)->payload, batch[6].payload);
 }
 
+// A block whose messages have mostly left (cancelled here) is dissolved: the few still pending
+// move to cold, one record each, so that they do not keep the whole block's bytes.
+TEST_F(ColdBlockTest, ABlockMostlyLeftMovesItsLastMessagesToColdAndGoes) {
+    Queue q = queue();
+    const std::vector<Message> batch = far_batch(64);
+    const std::vector<SendResult> sent = q.send_batch(batch);
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+        if (i == 5 || i == 40 || i == 63) continue;
+        ASSERT_EQ(q.cancel(sent[i].id), CancelResult::kCancelled) << i;
+        if (i == 10) {
+            EXPECT_EQ(hlen("blocks"), 2) << "dissolved too early";
+        }
+    }
+    // 64 / 16 = 4 pending dissolved it; one of them was cancelled since.
+    EXPECT_EQ(hlen("blocks"), 0);
+    EXPECT_EQ(zcard("blockidx"), 0);
+    EXPECT_EQ(hlen("cold"), 3);
+    ASSERT_EQ(q.reschedule(sent[5].id, 0ms).status, RescheduleStatus::kRescheduled);
+    ASSERT_EQ(q.reschedule(sent[63].id, 0ms).status, RescheduleStatus::kRescheduled);
+    const FetchResult f = fetch_some(q, 10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    EXPECT_EQ(f.deliveries[0].payload(), batch[5].payload);
+    EXPECT_EQ(f.deliveries[1].payload(), batch[63].payload);
+    EXPECT_EQ(q.get(sent[40].id)->payload, batch[40].payload);
+    EXPECT_EQ(q.get(sent[40].id)->state, State::kScheduled);
+    for (const Delivery& d : f.deliveries) EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(q.cancel(sent[40].id), CancelResult::kCancelled);
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
+// The same when deliveries take most of a block, a few at a time.
+TEST_F(ColdBlockTest, ABlockMostlyDeliveredIsDissolvedAndTheRestDeliveredFromCold) {
+    Queue q = queue();
+    const std::vector<Message> batch = far_batch(32);
+    const std::vector<SendResult> sent = q.send_batch(batch);
+    for (const auto& s : sent) q.reschedule(s.id, 0ms);
+    std::vector<Delivery> got;
+    bool dissolved_before_the_end = false;
+    while (got.size() < sent.size()) {
+        FetchResult f = fetch_some(q, 5, 30s);
+        ASSERT_FALSE(f.deliveries.empty());
+        for (auto& x : f.deliveries) got.push_back(std::move(x));
+        if (got.size() < sent.size() && hlen("blocks") == 0) {
+            dissolved_before_the_end = true;
+            EXPECT_EQ(hlen("cold"), static_cast<long long>(sent.size() - got.size()));
+        }
+    }
+    EXPECT_TRUE(dissolved_before_the_end);
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].id(), sent[i].id);
+        EXPECT_EQ(got[i].payload(), batch[i].payload) << i;
+        EXPECT_EQ(q.ack(got[i]), AckResult::kAcked);
+    }
+    EXPECT_EQ(queue_keys(), empty_queue_keys());
+}
+
 // After a data loss that drops a block, its pending messages cannot be delivered: each is
 // counted, not hidden, and nothing else breaks.
 TEST_F(ColdBlockTest, PendingMessagesWhoseBlockIsLostAreCountedAsOrphans) {

@@ -11,7 +11,11 @@ if not rec then return 'not_found' end
 local m = decode(rec)
 if m.token ~= 0 then return 'in_flight' end
 if redis.call('ZREM', K.pending, member_of(id, m)) == 0 then return 'dead' end
-if block then leave_blocks({[block] = 1}) else redis.call('HDEL', hash, id) end
+if block then
+    leave_blocks({[block.name] = {b = block, k = 1}})
+else
+    redis.call('HDEL', hash, id)
+end
 redis.call('HDEL', K.err, id)
 redis.call('HINCRBY', K.stats, 'cancelled', '1')
 return 'cancelled'

@@ -95,7 +95,7 @@ if total > 0 then
     redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(total - 1))
     local recs, where = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
-    local left_blocks = {}  -- block name -> its messages delivered or dead
+    local left_blocks = {}  -- block name -> {b, k}: the block, its messages delivered or dead
     local tokens = seq_keys(take_seq(total, now_us), total)
     -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
     -- concatenation from parts cached per call: most messages share their attempt number and
@@ -126,7 +126,8 @@ if total > 0 then
         if from == true then
             left_cold[#left_cold + 1] = id
         elseif from then
-            left_blocks[from] = (left_blocks[from] or 0) + 1
+            local d = left_blocks[from.name] or {b = from, k = 0}
+            d.k, left_blocks[from.name] = d.k + 1, d
         end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.

@@ -45,6 +45,11 @@ local BLOCK_MIN = 16
 -- A block's records take at most this many bytes, so that 2-byte offsets reach every record
 -- and a fetch that reads a block to take one message copies at most this much.
 local BLOCK_MAX_BYTES = 65535
+-- A block keeps the bytes of the messages that left it until its last one leaves. So that a
+-- few long-lived messages (the rest cancelled or delivered) do not keep a whole block, a block
+-- whose pending messages fall to 1/BLOCK_DISSOLVE of what it holds moves them to cold, one
+-- record each, and goes: a pending message keeps at most ~BLOCK_DISSOLVE others' bytes.
+local BLOCK_DISSOLVE = 16
 
 -- Formats a number for a command argument: Lua's default "%.14g" would round 15-digit times.
 local function str(n)
@@ -137,50 +142,76 @@ local function block_record(block, k)
     return block:sub(base + s1 * 256 + s2, base + e1 * 256 + e2 - 1)
 end
 
--- The block that holds sequence number n, if any: its name, first number, count and value.
+-- The block that holds sequence number n, if any, as {name, first (its first number), count,
+-- value}.
 local function find_block(n)
     local r = redis.call('ZREVRANGEBYSCORE', K.blockidx, str(n), '-inf', 'LIMIT', '0', '1')
     if not r[1] then return nil end
-    local block = redis.call('HGET', K.blocks, r[1])
-    if not block then return nil end
-    local c1, c2 = block:byte(1, 2)
-    local first, count = tonumber(r[1], 16), c1 * 256 + c2
-    if n >= first + count then return nil end
-    return r[1], first, count, block
+    local value = redis.call('HGET', K.blocks, r[1])
+    if not value then return nil end
+    local c1, c2 = value:byte(1, 2)
+    local b = {name = r[1], first = tonumber(r[1], 16), count = c1 * 256 + c2, value = value}
+    if n >= b.first + b.count then return nil end
+    return b
 end
 
--- Counts messages out of their blocks: departed maps a block's name to how many of its
--- messages left pending (delivered, dead-lettered or cancelled). A block goes with its last.
+local function delete_block(name)
+    redis.call('HDEL', K.blocks, name, name .. '#')
+    redis.call('ZREM', K.blockidx, name)
+end
+
+-- Moves the records of block b's messages that are still pending to cold and deletes b. It
+-- frees more than it writes: b holds at least BLOCK_DISSOLVE records per pending message.
+local function dissolve_block(b)
+    local ids = seq_keys(b.first, b.count)
+    local scores = redis.call('ZMSCORE', K.pending, unpack(ids))
+    local hset = {}
+    for k = 1, b.count do
+        if scores[k] then
+            hset[#hset + 1] = ids[k]
+            hset[#hset + 1] = block_record(b.value, k - 1)
+        end
+    end
+    if #hset > 0 then redis.call('HSET', K.cold, unpack(hset)) end
+    delete_block(b.name)
+end
+
+-- Counts messages out of their blocks: departed maps a block's name to {b = the block as
+-- find_block gave it, k = how many of its messages left pending (delivered, dead-lettered or
+-- cancelled)}. A block goes with its last message, or is dissolved (see BLOCK_DISSOLVE); the
+-- messages that left must be out of pending already.
 local function leave_blocks(departed)
-    for name, k in pairs(departed) do
-        if redis.call('HINCRBY', K.blocks, name .. '#', -k) <= 0 then
-            redis.call('HDEL', K.blocks, name, name .. '#')
-            redis.call('ZREM', K.blockidx, name)
+    for name, d in pairs(departed) do
+        local pending = redis.call('HINCRBY', K.blocks, name .. '#', -d.k)
+        if pending <= 0 then
+            delete_block(name)
+        elseif pending * BLOCK_DISSOLVE <= d.b.count then
+            dissolve_block(d.b)
         end
     end
 end
 
--- The record of an id and where it is: msg, cold, or (with the block's name) blocks for a
--- message still pending in a block. nil when there is none.
+-- The record of an id and where it is: msg, cold, or (with the block, see find_block) blocks
+-- for a message still pending in a block. nil when there is none.
 local function find_record(id)
     local rec = redis.call('HGET', K.msg, id)
     if rec then return rec, K.msg end
     rec = redis.call('HGET', K.cold, id)
     if rec then return rec, K.cold end
     if #id == SEQ_LEN and not id:find('[^0-9a-f]') then
-        local name, first, _, block = find_block(tonumber(id, 16))
+        local b = find_block(tonumber(id, 16))
         -- A block keeps the records of messages that left it until its last leaves: only a
         -- message still pending has its record there.
-        if name and redis.call('ZSCORE', K.pending, id) then
-            return block_record(block, tonumber(id, 16) - first), K.blocks, name
+        if b and redis.call('ZSCORE', K.pending, id) then
+            return block_record(b.value, tonumber(id, 16) - b.first), K.blocks, b
         end
     end
     return nil, nil
 end
 
 -- The records of ids (an array with false for none), looked up in msg, then cold, then blocks;
--- and for the indexes whose record came from cold, true, or from a block, the block's name (nil
--- when none did). The ids must be pending members' or the block records may be stale ones.
+-- and for the indexes whose record came from cold, true, or from a block, the block as
+-- find_block gave it (nil when none did). The ids must be pending members' or the block records may be stale ones.
 local function find_records(ids)
     local recs = redis.call('HMGET', K.msg, unpack(ids))
     local missing = {}
@@ -206,18 +237,16 @@ local function find_records(ids)
     end
     if #missing == 0 or redis.call('EXISTS', K.blockidx) == 0 then return recs, where end
     -- Due order is mostly send order, so consecutive ids mostly share the block just read.
-    local name, first, count, block = nil, 0, 0, nil
+    local b = nil
     for _, i in ipairs(missing) do
         local id = ids[i]
         if #id == SEQ_LEN and not id:find('[^0-9a-f]') then
             local n = tonumber(id, 16)
-            if not (name and n >= first and n < first + count) then
-                name, first, count, block = find_block(n)
-            end
-            if name then
-                recs[i] = block_record(block, n - first)
+            if not (b and n >= b.first and n < b.first + b.count) then b = find_block(n) end
+            if b then
+                recs[i] = block_record(b.value, n - b.first)
                 where = where or {}
-                where[i] = name
+                where[i] = b
             end
         end
     end
