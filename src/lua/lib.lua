@@ -37,19 +37,20 @@ local MAX_MS = 253402300799999     -- 9999-12-31T23:59:59.999Z
 -- first delivered: a backlog of far-future messages then leaves the msg hash, which every
 -- send, fetch and ack of near messages touches, small enough to stay in the CPU's caches.
 local COLD_AFTER_MS = 3600000
--- A far-future run of generated ids this long or longer is stored as blocks: one hash field
--- per block instead of one per message halves what a batch send costs Redis (a dict insert per
--- message is most of it) and takes ~70 bytes off each message. Shorter runs would pay more for
--- the block's own entries than they save.
+-- A far-future run of generated ids this long or longer is stored as blocks of at least this
+-- many records: one hash field per block instead of one per message halves what a batch send
+-- costs Redis (a dict insert per message is most of it) and takes ~70 bytes off each message.
+-- Fewer records would pay more for the block's own entries than they save.
 local BLOCK_MIN = 16
 -- A block's records take at most this many bytes, so that 2-byte offsets reach every record
 -- and a fetch that reads a block to take one message copies at most this much.
 local BLOCK_MAX_BYTES = 65535
 -- A block keeps the bytes of the messages that left it until its last one leaves. So that a
 -- few long-lived messages (the rest cancelled or delivered) do not keep a whole block, a block
--- whose pending messages fall to 1/BLOCK_DISSOLVE of what it holds moves them to cold, one
--- record each, and goes: a pending message keeps at most ~BLOCK_DISSOLVE others' bytes.
+-- whose pending messages fall to 1/BLOCK_DISSOLVE of what it holds, or whose bytes exceed
+-- BLOCK_PIN_BYTES per pending message, moves them to cold, one record each, and goes.
 local BLOCK_DISSOLVE = 16
+local BLOCK_PIN_BYTES = 4096
 
 -- Formats a number for a command argument: Lua's default "%.14g" would round 15-digit times.
 local function str(n)
@@ -160,16 +161,25 @@ local function delete_block(name)
     redis.call('ZREM', K.blockidx, name)
 end
 
--- Moves the records of block b's messages that are still pending to cold and deletes b. It
--- frees more than it writes: b holds at least BLOCK_DISSOLVE records per pending message.
+-- Moves the records of block b's messages that are still in it to cold and deletes b: those
+-- pending and never delivered (one delivered and pending again, after a nack, a lapsed lease,
+-- a release or a requeue, has its own record in msg). It frees more than it writes: b holds
+-- more than its pending messages' records, which is why it is dissolved.
 local function dissolve_block(b)
     local ids = seq_keys(b.first, b.count)
     local scores = redis.call('ZMSCORE', K.pending, unpack(ids))
-    local hset = {}
+    local pending, at = {}, {}
     for k = 1, b.count do
-        if scores[k] then
-            hset[#hset + 1] = ids[k]
-            hset[#hset + 1] = block_record(b.value, k - 1)
+        if scores[k] then pending[#pending + 1], at[#at + 1] = ids[k], k - 1 end
+    end
+    local hset = {}
+    if #pending > 0 then
+        local in_msg = redis.call('HMGET', K.msg, unpack(pending))
+        for i = 1, #pending do
+            if not in_msg[i] then
+                hset[#hset + 1] = pending[i]
+                hset[#hset + 1] = block_record(b.value, at[i])
+            end
         end
     end
     if #hset > 0 then redis.call('HSET', K.cold, unpack(hset)) end
@@ -185,7 +195,8 @@ local function leave_blocks(departed)
         local pending = redis.call('HINCRBY', K.blocks, name .. '#', -d.k)
         if pending <= 0 then
             delete_block(name)
-        elseif pending * BLOCK_DISSOLVE <= d.b.count then
+        elseif pending * BLOCK_DISSOLVE <= d.b.count
+            or pending * BLOCK_PIN_BYTES < #d.b.value then
             dissolve_block(d.b)
         end
     end

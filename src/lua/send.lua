@@ -131,22 +131,33 @@ for _, run in ipairs(runs) do
     local h = #hset  -- length of hset
     if not with_ids and hset == cold and run[2] >= BLOCK_MIN then
         if earliest == nil or due < earliest then earliest = due end
-        -- Blocks of at most BLOCK_MAX_BYTES of records; a record larger than that alone in cold.
+        -- Blocks of at most BLOCK_MAX_BYTES of records and at least BLOCK_MIN of them; records
+        -- that cannot make one (larger than that, or too few between two such) go to cold.
+        local function store(from, to)
+            if to - from + 1 >= BLOCK_MIN then
+                add_block(from, to, k + from - a)
+                return
+            end
+            for j = from, to do
+                hset[h + 1], hset[h + 2] = keys[k + j - a], ARGV[j]
+                h = h + 2
+            end
+        end
         local from, bytes, last = a, 0, a + run[2] - 1
         for j = a, last do
             local len = #ARGV[j]
             if len > BLOCK_MAX_BYTES then
-                if j > from then add_block(from, j - 1, k + from - a) end
-                hset[h + 1], hset[h + 2] = keys[k + j - a], ARGV[j]
-                h, from, bytes = h + 2, j + 1, 0
+                store(from, j - 1)
+                store(j, j)
+                from, bytes = j + 1, 0
             elseif bytes + len > BLOCK_MAX_BYTES then
-                add_block(from, j - 1, k + from - a)
+                store(from, j - 1)
                 from, bytes = j, len
             else
                 bytes = bytes + len
             end
         end
-        if from <= last then add_block(from, last, k + from - a) end
+        store(from, last)
         for _ = 1, run[2] do
             zadd[w + 1], zadd[w + 2] = due_s, keys[k]
             w, k = w + 2, k + 1
