@@ -115,8 +115,6 @@ local function id_of(member)
     return member:sub(SEQ_LEN + 1)
 end
 
--- The record of an id and the hash that holds it: msg, or cold for a message pending since it
--- was sent far ahead (see COLD_AFTER_MS). nil when there is none.
 -- A block's value: the count c of its records (2 bytes, big-endian), c end offsets (2 bytes
 -- each, from the start of the records), then the records, each in lib.lua's 2-value shape as the
 -- client built it. Returns the value for records rs[from..to].
@@ -163,8 +161,8 @@ end
 
 -- Moves the records of block b's messages that are still in it to cold and deletes b: those
 -- pending and never delivered (one delivered and pending again, after a nack, a lapsed lease,
--- a release or a requeue, has its own record in msg). It frees more than it writes: b holds
--- more than its pending messages' records, which is why it is dissolved.
+-- a release or a requeue, has its own record in msg). It writes at most ~1 KB more than it
+-- frees, and mostly far less (design.md, Blocks).
 local function dissolve_block(b)
     local ids = seq_keys(b.first, b.count)
     local scores = redis.call('ZMSCORE', K.pending, unpack(ids))
