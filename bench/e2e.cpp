@@ -196,11 +196,12 @@ void run_e2e(Context& ctx) {
             const std::string q = ctx.fresh_queue("e2e");
             runs.push_back(measure_e2e_batched(ctx, q, n, best));
             ctx.probe().drop_queue(q);
-            note("e2e floor: the same work in raw commands, batches of " +
-                 std::to_string(best.max_batch));
-            const std::string fq = ctx.fresh_queue("floor");
-            add_floor(runs.back(), measure_deliver_floor(ctx, fq, n, best.max_batch));
-            ctx.probe().drop_queue(fq);
+            add_floor(
+                ctx, runs.back(),
+                "e2e, the same work in raw commands, batches of " + std::to_string(best.max_batch),
+                [&](const std::string& fq) {
+                    return measure_deliver_floor(ctx, fq, n, best.max_batch);
+                });
         }
         Json line{{"mode", "e2e"}, {"variant", v.name}};
         line.update(median_of_runs(runs, "msgs_per_s"));

@@ -151,11 +151,11 @@ void run_enqueue(Context& ctx) {
                                            v.in_flight));
             ctx.probe().drop_queue(q);
             if (v.with_floor) {
-                note("enqueue floor: HSET + ZADD without a script");
-                const std::string fq = ctx.fresh_queue("floor");
-                add_floor(runs.back(),
-                          measure_send_floor(ctx, fq, v.n, v.producers, v.batch, v.delay));
-                ctx.probe().drop_queue(fq);
+                add_floor(ctx, runs.back(), "enqueue, HSET + ZADD without a script",
+                          [&](const std::string& fq) {
+                              return measure_send_floor(ctx, fq, v.n, v.producers, v.batch,
+                                                        v.delay);
+                          });
             }
         }
         Json line{{"mode", "enqueue"}, {"variant", v.name}};

@@ -22,6 +22,22 @@ std::string seq_key(std::uint64_t n) {
 // header in front of the payload.
 std::string record16() { return std::string("\x05\xb0", 2) + payload16(); }
 
+// The HSET and ZADD of k messages with members seq_key(next..), the way a send stores them.
+void store_messages(Probe& conn, const std::string& hash_key, const std::string& zset_key,
+                    std::uint64_t& next, std::size_t k, const std::string& record,
+                    const std::string& due) {
+    std::vector<std::string> hset = {"HSET", hash_key}, zadd = {"ZADD", zset_key};
+    for (std::size_t j = 0; j < k; ++j) {
+        std::string member = seq_key(next++);
+        hset.push_back(member);
+        hset.push_back(record);
+        zadd.push_back(due);
+        zadd.push_back(std::move(member));
+    }
+    conn.command(hset);
+    conn.command(zadd);
+}
+
 }  // namespace
 
 Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
@@ -44,20 +60,9 @@ Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
         std::size_t share = n / producers + (i < n % producers ? 1 : 0);
         // Members like delayq's sequence keys: 14 hex digits, unique across producers.
         std::uint64_t next = static_cast<std::uint64_t>(i) << 40;
-        std::vector<std::string> hset, zadd;
         while (share > 0) {
             const std::size_t k = std::min(share, batch);
-            hset.assign({"HSET", hash_key});
-            zadd.assign({"ZADD", zset_key});
-            for (std::size_t j = 0; j < k; ++j) {
-                std::string member = seq_key(next++);
-                hset.push_back(member);
-                hset.push_back(record);
-                zadd.push_back(due);
-                zadd.push_back(std::move(member));
-            }
-            conns[i]->command(hset);
-            conns[i]->command(zadd);
+            store_messages(*conns[i], hash_key, zset_key, next, k, record, due);
             share -= k;
         }
     };
@@ -87,18 +92,9 @@ Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n
     // What a delivery appends to the record: attempt, token, due time (design.md).
     const std::string leased = record + std::string("\x01\xae", 2) + seq_key(0) + "\xad" + due;
 
-    std::vector<std::string> hset, zadd;
-    for (std::uint64_t i = 0; i < n;) {
-        hset.assign({"HSET", msg_key});
-        zadd.assign({"ZADD", pending_key});
-        for (std::size_t j = 0; j < batch && i < n; ++j, ++i) {
-            hset.push_back(seq_key(i));
-            hset.push_back(record);
-            zadd.push_back(due);
-            zadd.push_back(seq_key(i));
-        }
-        probe.command(hset);
-        probe.command(zadd);
+    for (std::uint64_t next = 0; next < n;) {
+        store_messages(probe, msg_key, pending_key, next, std::min<std::uint64_t>(batch, n - next),
+                       record, due);
     }
 
     // One consumer's calls per batch: take the due members, read their records, rewrite them
@@ -116,8 +112,7 @@ Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n
         std::vector<std::string> hmget = {"HMGET", msg_key};
         std::vector<std::string> zrem = {"ZREM", inflight_key};
         std::vector<std::string> hdel = {"HDEL", msg_key};
-        hset.assign({"HSET", msg_key});
-        zadd.assign({"ZADD", inflight_key});
+        std::vector<std::string> hset = {"HSET", msg_key}, zadd = {"ZADD", inflight_key};
         for (const RawReply& m : members.elements) {
             std::string lease = seq_key(token++) + m.str;
             hmget.push_back(m.str);
@@ -144,7 +139,12 @@ Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n
     return out;
 }
 
-void add_floor(Json& run, const Json& floor) {
+void add_floor(Context& ctx, Json& run, const std::string& what,
+               const std::function<Json(const std::string& queue)>& measure) {
+    note("floor: " + what);
+    const std::string queue = ctx.fresh_queue("floor");
+    const Json floor = measure(queue);
+    ctx.probe().drop_queue(queue);
     const double floor_us = floor["redis_cpu_us_per_msg"].get<double>();
     run["floor_redis_cpu_us_per_msg"] = floor_us;
     if (floor_us > 0) {

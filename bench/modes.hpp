@@ -45,9 +45,10 @@ Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
 Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n,
                            std::size_t batch);
 
-// Adds a floor's Redis CPU per message to a run measured just before it, and the run's ratio
-// to it (redis_cpu_vs_floor).
-void add_floor(Json& run, const Json& floor);
+// Measures a floor on a fresh queue with `measure` (one of the above) right after `run`, and
+// adds its Redis CPU per message and the run's ratio to it (redis_cpu_vs_floor) to `run`.
+void add_floor(Context& ctx, Json& run, const std::string& what,
+               const std::function<Json(const std::string& queue)>& measure);
 
 struct ConsumerConfig {
     std::size_t concurrency = 1;

@@ -126,8 +126,8 @@ if total > 0 then
         if from == true then
             left_cold[#left_cold + 1] = id
         elseif from then
-            local d = left_blocks[from.name] or {b = from, k = 0}
-            d.k, left_blocks[from.name] = d.k + 1, d
+            local left = left_blocks[from.name] or {b = from, k = 0}
+            left.k, left_blocks[from.name] = left.k + 1, left
         end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.

@@ -115,6 +115,11 @@ local function id_of(member)
     return member:sub(SEQ_LEN + 1)
 end
 
+-- Whether an id has a generated id's form, a sequence key: 14 lowercase hex digits.
+local function is_seq_key(id)
+    return #id == SEQ_LEN and not id:find('[^0-9a-f]')
+end
+
 -- A block's value: the count c of its records (2 bytes, big-endian), c end offsets (2 bytes
 -- each, from the start of the records), then the records, each in lib.lua's 2-value shape as the
 -- client built it. Returns the value for records rs[from..to].
@@ -207,7 +212,7 @@ local function find_record(id)
     if rec then return rec, K.msg end
     rec = redis.call('HGET', K.cold, id)
     if rec then return rec, K.cold end
-    if #id == SEQ_LEN and not id:find('[^0-9a-f]') then
+    if is_seq_key(id) then
         local b = find_block(tonumber(id, 16))
         -- A block keeps the records of messages that left it until its last leaves: only a
         -- message still pending has its record there.
@@ -249,7 +254,7 @@ local function find_records(ids)
     local b = nil
     for _, i in ipairs(missing) do
         local id = ids[i]
-        if #id == SEQ_LEN and not id:find('[^0-9a-f]') then
+        if is_seq_key(id) then
             local n = tonumber(id, 16)
             if not (b and n >= b.first and n < b.first + b.count) then b = find_block(n) end
             if b then

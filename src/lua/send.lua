@@ -57,7 +57,7 @@ while i <= #ARGV do
         has_caller_ids = true
         for a = i + 6, i + 5 + count * 2, 2 do
             local id = ARGV[a]
-            if #id == SEQ_LEN and not id:find('[^0-9a-f]') then return bad_argument() end
+            if is_seq_key(id) then return bad_argument() end
         end
     elseif ARGV[i + 6]:byte(1) ~= cmsgpack.pack(max):byte(1) then
         -- A cheap check that the records follow this contract: the first one starts with max.
@@ -120,6 +120,37 @@ local function add_block(from, to, m)
     blockidx[#blockidx + 1] = str(first + m - 1)
     blockidx[#blockidx + 1] = name
 end
+-- Stores the n records ARGV[a..] of the call's messages m.. as blocks of at most
+-- BLOCK_MAX_BYTES of records and at least BLOCK_MIN of them; records that cannot make one
+-- (larger than that, or too few between two such) go one each to hset (cold's arguments).
+local function add_blocks(hset, a, n, m)
+    local h = #hset
+    local function store(from, to)
+        if to - from + 1 >= BLOCK_MIN then
+            add_block(from, to, m + from - a)
+            return
+        end
+        for j = from, to do
+            hset[h + 1], hset[h + 2] = keys[m + j - a], ARGV[j]
+            h = h + 2
+        end
+    end
+    local from, bytes, last = a, 0, a + n - 1
+    for j = a, last do
+        local len = #ARGV[j]
+        if len > BLOCK_MAX_BYTES then
+            store(from, j - 1)
+            store(j, j)
+            from, bytes = j + 1, 0
+        elseif bytes + len > BLOCK_MAX_BYTES then
+            store(from, j - 1)
+            from, bytes = j, len
+        else
+            bytes = bytes + len
+        end
+    end
+    store(from, last)
+end
 local w = 0  -- length of zadd
 for r, run in ipairs(runs) do out[r + 1] = run[5] end
 local f = 0  -- caller ids looked up so far
@@ -129,46 +160,21 @@ for _, run in ipairs(runs) do
     local due_s = str(due)
     local hset = due - now > COLD_AFTER_MS and cold or hot
     local h = #hset  -- length of hset
-    if not with_ids and hset == cold and run[2] >= BLOCK_MIN then
+    if not with_ids then
         if earliest == nil or due < earliest then earliest = due end
-        -- Blocks of at most BLOCK_MAX_BYTES of records and at least BLOCK_MIN of them; records
-        -- that cannot make one (larger than that, or too few between two such) go to cold.
-        local function store(from, to)
-            if to - from + 1 >= BLOCK_MIN then
-                add_block(from, to, k + from - a)
-                return
+        if hset == cold and run[2] >= BLOCK_MIN then
+            add_blocks(hset, a, run[2], k)
+            for _ = 1, run[2] do
+                zadd[w + 1], zadd[w + 2] = due_s, keys[k]
+                w, k = w + 2, k + 1
             end
-            for j = from, to do
-                hset[h + 1], hset[h + 2] = keys[k + j - a], ARGV[j]
-                h = h + 2
+        else
+            for _ = 1, run[2] do
+                local key = keys[k]
+                hset[h + 1], hset[h + 2] = key, ARGV[a]
+                zadd[w + 1], zadd[w + 2] = due_s, key
+                h, w, k, a = h + 2, w + 2, k + 1, a + 1
             end
-        end
-        local from, bytes, last = a, 0, a + run[2] - 1
-        for j = a, last do
-            local len = #ARGV[j]
-            if len > BLOCK_MAX_BYTES then
-                store(from, j - 1)
-                store(j, j)
-                from, bytes = j + 1, 0
-            elseif bytes + len > BLOCK_MAX_BYTES then
-                store(from, j - 1)
-                from, bytes = j, len
-            else
-                bytes = bytes + len
-            end
-        end
-        store(from, last)
-        for _ = 1, run[2] do
-            zadd[w + 1], zadd[w + 2] = due_s, keys[k]
-            w, k = w + 2, k + 1
-        end
-    elseif not with_ids then
-        if earliest == nil or due < earliest then earliest = due end
-        for _ = 1, run[2] do
-            local key = keys[k]
-            hset[h + 1], hset[h + 2] = key, ARGV[a]
-            zadd[w + 1], zadd[w + 2] = due_s, key
-            h, w, k, a = h + 2, w + 2, k + 1, a + 1
         end
     else
         -- The record's shapes (lib.lua): max and payload; or max, expire, member, payload.
