@@ -2,8 +2,8 @@
 -- fetch: leases due messages to one consumer. Also returns expired leases to the pending set
 -- (a failed attempt) or to the dead-letter set, and dead-letters due messages past their expiry.
 -- allow-oom: it frees as much as it uses, and a full Redis must still be able to drain.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 max_count (1..MAX_BATCH), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
 --       4 dead_max_age_ms (0 = unbounded)
 -- Returns: {now_ms, next_ms, deliveries, dead_events}
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
@@ -11,13 +11,28 @@
 --     exists.
 --   deliveries: runs of deliveries that share due time, attempt and max_attempts (one run per
 --     fetch when a batch shares them): due_ms (decimal digits), attempt, max_attempts, count,
---     then count pairs of lease (the token as a sequence key, then the id; see lib.lua) and
+--     then count pairs of lease (the token as a sequence key, then the id; see lib/lease.lua) and
 --     payload. Five reply values per message cost Redis a tenth of a fetch.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/blocks.lua
+-- @include lib/dead.lua
+-- @include lib/wake.lua
+
+-- Expired leases handled per call, to bound the work per call (a string: see str in
+-- lib/util.lua).
+local SWEEP = '200'
+
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
 local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
-if max_count == nil or max_count < 1 or max_count > 1000 or visibility == nil or visibility < 1
-    or dead_max_count == nil or dead_max_age == nil then
+if max_count == nil or max_count < 1 or max_count > MAX_BATCH or visibility == nil
+    or visibility < 1 or dead_max_count == nil or dead_max_age == nil then
     return bad_argument()
 end
 local now, now_us = clock()
@@ -97,8 +112,8 @@ if total > 0 then
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
     local left_blocks = {}  -- block name -> {b, k}: the block, its messages delivered or dead
     local tokens = seq_keys(take_seq(total, now_us), total)
-    -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
-    -- concatenation from parts cached per call: most messages share their attempt number and
+    -- A leased record is the pending one with a lease tail (see fields in lib/record.lua), built
+    -- in one concatenation from parts cached per call: most messages share their attempt number and
     -- their due time.
     local attempt_bytes = {}
     local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
@@ -110,7 +125,7 @@ if total > 0 then
         local id, member, rec = ids[i], members[i], recs[i]
         local attempts, max, expire, token, member_field, payload, _
         if rec then
-            -- lib.lua's fields(), inlined for the two shapes a first delivery meets.
+            -- fields() (lib/record.lua), inlined for the two shapes a first delivery meets.
             local a, b, c, e4, e5 = cmsgpack.unpack(rec)
             if c == nil then
                 attempts, max, expire, token, member_field, payload = 0, a, 0, 0, '', b

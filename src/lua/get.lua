@@ -1,10 +1,16 @@
 #!lua flags=no-writes
 -- get: one message by id, with its state.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 id
 -- Returns: {} when there is no such message, else {state, score, attempts, max_attempts,
 --   expire_at_ms, due_ms, dead reason, last error, payload}; state is 'scheduled', 'ready',
 --   'in_flight' or 'dead' and score as in list.lua.
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/lease.lua
+
 local id = ARGV[1]
 if id == nil then return bad_argument() end
 local rec = find_record(id)

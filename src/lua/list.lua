@@ -1,12 +1,23 @@
 #!lua flags=no-writes
 -- list: a page of the messages in one state, in the order they leave that state.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 state: 'scheduled' | 'ready' | 'in_flight' | 'dead', 2 offset, 3 limit (1..1000)
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 state: 'scheduled' | 'ready' | 'in_flight' | 'dead', 2 offset (messages),
+--       3 limit (1..MAX_BATCH messages)
 -- Returns: {now_ms, items}; items has nine per message: id, score (due time, lease deadline or
 --   dead-letter time, unix ms), attempts, max_attempts, expire_at_ms (0 = never), due_ms,
 --   dead reason ('' unless dead), last error ('' when none), payload.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+
 local state, offset, limit = ARGV[1], uint(ARGV[2]), uint(ARGV[3])
-if offset == nil or limit == nil or limit < 1 or limit > 1000 then return bad_argument() end
+if offset == nil or limit == nil or limit < 1 or limit > MAX_BATCH then
+    return bad_argument()
+end
 local now = clock()
 local set, lo, hi = K.pending, '-inf', '+inf'
 if state == 'scheduled' then

@@ -2,11 +2,19 @@
 -- nack: a delivery failed. The message goes back to pending after a delay, or to the dead-letter
 -- set when it is out of attempts, past its expiry or rejected for good. allow-oom: a full Redis
 -- must still be able to retire failed messages.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 lease (see ack.lua), 2 delay_ms, 3 error text (kept as the last error), 4 mode: 'retry'
 --       or 'dead' (dead-letter now), 5 dead_max_count (0 = unbounded), 6 dead_max_age_ms
 --       (0 = unbounded)
 -- Returns: {'retry', due_ms} | {'dead', reason, attempts} | {'lost', 0} when the token is stale.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/dead.lua
+-- @include lib/wake.lua
+
 local lease, delay = ARGV[1], uint(ARGV[2])
 local mode, dead_max_count, dead_max_age = ARGV[4], uint(ARGV[5]), uint(ARGV[6])
 if lease == nil or delay == nil or (mode ~= 'retry' and mode ~= 'dead') or dead_max_count == nil
@@ -38,7 +46,7 @@ if reason then
 end
 
 -- A retry may not outlive the expiry: it then falls due at the expiry and is dead-lettered.
-local due = math.min(now + delay, MAX_MS)
+local due = math.min(now + delay, MAX_TIME_MS)
 if m.expire > 0 and due > m.expire then due = m.expire end
 local head = head_due()
 m.token = 0

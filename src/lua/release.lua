@@ -1,10 +1,17 @@
 #!lua flags=allow-oom
 -- release: hands leased messages that no handler started back at once (a consumer stopping), at
 -- their original due time and without counting the attempt. A stale token changes nothing.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: the lease of each message (1 to 1000, see ack.lua).
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: the lease of each message (1 to MAX_BATCH, see ack.lua).
 -- Returns: one integer per lease: 1 released, 0 lease lost.
-if #ARGV == 0 or #ARGV > 1000 then return bad_argument() end
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/wake.lua
+
+if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
 local now = clock()
 local head = head_due()
 local out, earliest, released = {}, nil, 0
