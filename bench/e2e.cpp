@@ -62,7 +62,7 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
         o.prefetch = cfg.prefetch;
         o.max_batch = cfg.max_batch;
         Consumer consumer(
-            client.queue(queue),
+            client.leases(queue),
             [first](const Delivery& d) -> Outcome {
                 if (!first->seen.exchange(true)) {
                     first->local_us = local_now_us();

@@ -113,7 +113,7 @@ Json measure_latency(Context& ctx, bool busy, std::size_t n, double rate, int ma
 
     Client client(ctx.url());
     Consumer consumer(
-        client.queue(queue),
+        client.leases(queue),
         [&](const Delivery& d) -> Outcome {
             const std::int64_t now = local_now_us();
             {

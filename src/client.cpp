@@ -89,10 +89,27 @@ Client::Client(std::string_view url, ClientOptions options) {
     core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), options);
 }
 
-Queue Client::queue(std::string_view name, QueueOptions options) const {
+namespace {
+
+std::shared_ptr<detail::QueueCore> queue_core(const std::shared_ptr<detail::ClientCore>& client,
+                                              std::string_view name, const QueueOptions& options) {
     detail::validate_queue_name(name);
     detail::validate_queue_options(options);
-    return Queue(std::make_shared<detail::QueueCore>(core_, std::string(name), options));
+    return std::make_shared<detail::QueueCore>(client, std::string(name), options);
+}
+
+}  // namespace
+
+Queue Client::queue(std::string_view name, QueueOptions options) const {
+    return Queue(queue_core(core_, name, options));
+}
+
+QueueAdmin Client::admin(std::string_view name, QueueOptions options) const {
+    return QueueAdmin(queue_core(core_, name, options));
+}
+
+Leases Client::leases(std::string_view name, QueueOptions options) const {
+    return Leases(queue_core(core_, name, options));
 }
 
 std::vector<std::string> Client::queues() const {

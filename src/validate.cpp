@@ -60,9 +60,9 @@ std::int64_t validate_visibility(Duration visibility) {
 }
 
 void validate_send(const SendOptions& options) {
-    if (!options.id.empty()) {
-        validate_id(options.id);
-        if (is_sequence_key(options.id)) {
+    if (options.id) {
+        validate_id(*options.id);
+        if (is_sequence_key(*options.id)) {
             invalid("message id",
                     "must not be 14 lowercase hex digits: that form is reserved for generated ids");
         }

@@ -78,7 +78,7 @@ TEST_F(ConnectionTest, TcpUrlWithDatabase) {
     q.send("x");
     EXPECT_EQ(server().keys("dq:*", 3), queue_keys_after_one_send());
     EXPECT_EQ(server().dbsize(0), 0);
-    EXPECT_EQ(q.stats().ready, 1u);
+    EXPECT_EQ(c.admin("q").stats().ready, 1u);
 }
 
 TEST_F(ConnectionTest, LocalhostUrlWithoutDatabase) {
@@ -99,31 +99,31 @@ TEST_F(ConnectionTest, ScriptFlushIsRecoveredFrom) {
     const SendResult s = q.send("after");
     EXPECT_FALSE(s.duplicate);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.ack(f.deliveries[0]), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(f.deliveries[0])).status, LeaseStatus::kAcked);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_TRUE(q.extend(f.deliveries[1], 30s));
+    EXPECT_EQ(leases(q).extend(lease_of(f.deliveries[1]), 30s).status, LeaseStatus::kExtended);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.stats().in_flight, 1u);
+    EXPECT_EQ(admin(q).stats().in_flight, 1u);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_TRUE(q.get(s.id));
+    EXPECT_TRUE(admin(q).get(s.id));
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.list(State::kInFlight).size(), 1u);
+    EXPECT_EQ(admin(q).list(State::kInFlight).messages.size(), 1u);
 }
 
 TEST_F(ConnectionTest, ConsumerSurvivesScriptFlush) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen));
+    Consumer c(leases(q), recording(seen));
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
     q.send("two");
     ASSERT_TRUE(seen.wait_for(2));
-    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 2; }));
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().totals.acked == 2; }));
 }
 
 TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
@@ -135,7 +135,7 @@ TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
     EXPECT_THROW(q.send("stalled", {.id = "s"}), TimeoutError);
     // Back to normal once the pause ends; retrying the id is safe.
     send_when_back(q, "stalled", {.id = "s"});
-    EXPECT_EQ(q.get("s")->payload, "stalled");
+    EXPECT_EQ(c.admin("q").get("s")->payload, "stalled");
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 2);
 }
 
@@ -161,19 +161,19 @@ TEST_F(ConnectionTest, ProducerGetsAnErrorNotAHangWhileRedisIsDown) {
     server().stop();
     EXPECT_THROW(q.send("during"), ConnectionError);
     EXPECT_THROW(q.send("during"), ConnectionError);
-    EXPECT_THROW(q.stats(), ConnectionError);
-    EXPECT_THROW(q.fetch(1, 1s), ConnectionError);
+    EXPECT_THROW(c.admin("q").stats(), ConnectionError);
+    EXPECT_THROW(c.leases("q").fetch(1, 1s), ConnectionError);
     EXPECT_THROW(c.ping(), ConnectionError);
     server().start();
     const SendResult s = send_when_back(q, "after", {.id = "after"});
     EXPECT_FALSE(s.duplicate);
-    EXPECT_EQ(q.get("after")->payload, "after");
+    EXPECT_EQ(c.admin("q").get("after")->payload, "after");
 }
 
 TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
     Queue q = client().queue("q");
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), quick_retry());
+    Consumer c(leases(q), recording(seen), quick_retry());
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
@@ -182,7 +182,7 @@ TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
     send_when_back(q, "two", {.id = "two"});
     ASSERT_TRUE(seen.wait_for(2, 30s));
     EXPECT_EQ(seen.items()[1].id, "two");
-    EXPECT_TRUE(eventually([&] { return !q.get("two"); }));
+    EXPECT_TRUE(eventually([&] { return !admin(q).get("two"); }));
     c.stop();
     c.wait();
 }
@@ -195,7 +195,7 @@ class PersistentConnectionTest : public RedisTest {
 TEST_F(PersistentConnectionTest, SleepingConsumerDeliversAMessageDueAfterARestart) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen));
+    Consumer c(leases(q), recording(seen));
     c.start();
     const SendResult s = q.send("x", {.delay = 1500ms});
     server().restart();
@@ -212,7 +212,7 @@ TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
     const SendResult s = q.send("x");
     Collector<DeliveryRecord> seen;
     Latch finish;
-    Consumer c(q, recording(seen, ack_once_open(finish)), quick_retry());
+    Consumer c(leases(q), recording(seen, ack_once_open(finish)), quick_retry());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     server().restart();  // the lease survives in the append-only file
@@ -220,7 +220,7 @@ TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
     EXPECT_TRUE(eventually(
         [&] {
             try {
-                return !q.get(s.id);
+                return !admin(q).get(s.id);
             } catch (const ConnectionError&) {
                 return false;
             }
@@ -242,7 +242,7 @@ TEST_F(UnixSocketTest, UnixSocketUrl) {
     Client c("unix://" + server().unix_socket_path());
     Queue q = c.queue("q");
     const SendResult s = q.send("over a socket");
-    EXPECT_EQ(q.get(s.id)->payload, "over a socket");
+    EXPECT_EQ(c.admin("q").get(s.id)->payload, "over a socket");
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
 }
 
@@ -338,7 +338,7 @@ TEST_F(EvictingServerTest, StrictClientRefusesWhenItCannotReadThePolicy) {
 
 TEST_F(EvictingServerTest, StrictConsumerStopsWithAConfigurationError) {
     Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
-    Consumer consumer(c.queue("q"), ack_all);
+    Consumer consumer(c.leases("q"), ack_all);
     Latch done;
     std::string outcome = "none";
     std::thread runner([&] {
@@ -395,13 +395,13 @@ TEST_F(ConnectionTest, FullRedisRefusesSendsWholeButStillDrains) {
     // Fetch, ack and inspection must still work, or a full Redis could never drain.
     long long acked = 0;
     for (int round = 0; round < 100 && acked < stored; ++round) {
-        for (const auto& d : q.fetch(100, 30s).deliveries) {
-            ASSERT_EQ(q.ack(d), AckResult::kAcked);
+        for (const auto& d : leases(q).fetch(100, 30s).deliveries) {
+            ASSERT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
             ++acked;
         }
     }
     EXPECT_EQ(acked, stored);
-    EXPECT_EQ(q.stats().ready, 0u);
+    EXPECT_EQ(admin(q).stats().ready, 0u);
 }
 
 }  // namespace

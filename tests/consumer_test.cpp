@@ -68,7 +68,7 @@ TEST_F(ConsumerTest, HandlesEveryMessageOnce) {
     ConsumerOptions o = fast_options();
     o.concurrency = 4;
     o.max_batch = 16;
-    Consumer c(q, recording(seen), o);
+    Consumer c(leases(q), recording(seen), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(200));
     c.stop();
@@ -94,7 +94,7 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
     Queue q = queue();
     q.send("x");
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), fast_options());
+    Consumer c(leases(q), recording(seen), fast_options());
     std::atomic<bool> returned{false};
     std::thread runner([&] {
         c.run();
@@ -105,14 +105,14 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
     c.stop();
     runner.join();
     EXPECT_TRUE(returned.load());
-    EXPECT_EQ(q.stats().totals.acked, 1u);
+    EXPECT_EQ(admin(q).stats().totals.acked, 1u);
 }
 
 TEST_F(ConsumerTest, WakesForSendsWithoutPolling) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
     // No safety net: only the wake-up signal can help.
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     q.send("first");
     ASSERT_TRUE(seen.wait_for(1));
@@ -131,7 +131,7 @@ TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
     Queue q = queue();
     const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     // Sleeping until `far` is due: an earlier message must cut that short.
@@ -140,14 +140,14 @@ TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
     const DeliveryRecord r = seen.items()[1];
     EXPECT_EQ(r.id, near.id);
     EXPECT_GE(r.delivered_at_ms, ms(near.due));
-    EXPECT_EQ(q.get(far.id)->state, State::kScheduled);
+    EXPECT_EQ(admin(q).get(far.id)->state, State::kScheduled);
 }
 
 TEST_F(ConsumerTest, WakesWhenAMessageIsRescheduledEarlier) {
     Queue q = queue();
     const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const RescheduleResult r = q.reschedule(far.id, 100ms);
@@ -162,7 +162,7 @@ TEST_F(ConsumerTest, SleepsUntilTheNextDueMessage) {
     const SendResult s = q.send("x", {.delay = 700ms});
     Collector<DeliveryRecord> seen;
     // It must aim at the due time, not poll.
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     EXPECT_EQ(seen.items()[0].id, s.id);
@@ -176,10 +176,11 @@ TEST_F(ConsumerTest, HandlerExceptionIsANackWithItsMessage) {
     Collector<DeadLetterEvent> dead;
     Collector<std::string> errors_seen_by_handler;
     Consumer c(
-        q,
+        leases(q),
         recording(seen,
                   [&](const Delivery& d) -> Outcome {
-                      if (d.attempt() > 1) errors_seen_by_handler.add(q.get(d.id())->last_error);
+                      if (d.attempt() > 1)
+                          errors_seen_by_handler.add(admin(q).get(d.id())->last_error);
                       throw std::runtime_error("boom on attempt " + std::to_string(d.attempt()));
                   }),
         reporting_dead_letters_to(dead));
@@ -196,7 +197,7 @@ TEST_F(ConsumerTest, HandlerExceptionIsANackWithItsMessage) {
     EXPECT_EQ(e.queue, "q");
     EXPECT_EQ(e.reason, "attempts exhausted");
     EXPECT_EQ(e.attempts, 2);
-    const auto info = q.get(s.id);
+    const auto info = admin(q).get(s.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kDead);
     EXPECT_EQ(info->last_error, "boom on attempt 2");
@@ -210,7 +211,7 @@ TEST_F(ConsumerTest, ExceptionOfAnyTypeIsANack) {
     Queue q = queue();
     const SendResult s = q.send("x", {.max_attempts = 3});
     Collector<DeliveryRecord> seen;
-    Consumer c(q,
+    Consumer c(leases(q),
                recording(seen,
                          [](const Delivery& d) -> Outcome {
                              if (d.attempt() == 1) throw 42;
@@ -219,7 +220,7 @@ TEST_F(ConsumerTest, ExceptionOfAnyTypeIsANack) {
                fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
-    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
+    ASSERT_TRUE(eventually([&] { return !admin(q).get(s.id); }));
     c.stop();
     c.wait();
     EXPECT_EQ(seen.items()[1].attempt, 2);
@@ -231,7 +232,8 @@ TEST_F(ConsumerTest, NackOutcomeWithDelayRetriesNoEarlier) {
     Queue q = queue();
     q.send("x");
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen, nack_first_attempt(Nack{.delay = 400ms, .error = "not yet"})),
+    Consumer c(leases(q),
+               recording(seen, nack_first_attempt(Nack{.delay = 400ms, .error = "not yet"})),
                fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
@@ -247,8 +249,9 @@ TEST_F(ConsumerTest, NackWithoutDelayUsesTheConsumersBackoff) {
     Collector<DeliveryRecord> seen;
     ConsumerOptions o;
     o.backoff = Backoff{.initial = 500ms, .max = 1h, .multiplier = 2.0, .jitter = 0.0};
-    Consumer c(
-        q, recording(seen, nack_first_attempt(Nack{.delay = std::nullopt, .error = "backoff"})), o);
+    Consumer c(leases(q),
+               recording(seen, nack_first_attempt(Nack{.delay = std::nullopt, .error = "backoff"})),
+               o);
     c.start();
     ASSERT_TRUE(seen.wait_for(2));
     const auto r = seen.items();
@@ -261,7 +264,7 @@ TEST_F(ConsumerTest, RejectDeadLettersAndCallsTheHook) {
     const SendResult s = q.send("x", {.max_attempts = 10});
     Collector<DeadLetterEvent> dead;
     Consumer c(
-        q, [](const Delivery&) -> Outcome { return Reject{.error = "poison"}; },
+        leases(q), [](const Delivery&) -> Outcome { return Reject{.error = "poison"}; },
         reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
@@ -269,8 +272,8 @@ TEST_F(ConsumerTest, RejectDeadLettersAndCallsTheHook) {
     EXPECT_EQ(e.id, s.id);
     EXPECT_EQ(e.reason, "rejected");
     EXPECT_EQ(e.attempts, 1);
-    EXPECT_EQ(q.get(s.id)->last_error, "poison");
-    EXPECT_EQ(q.get(s.id)->state, State::kDead);
+    EXPECT_EQ(admin(q).get(s.id)->last_error, "poison");
+    EXPECT_EQ(admin(q).get(s.id)->state, State::kDead);
 }
 
 TEST_F(ConsumerTest, HookThatThrowsIsIgnored) {
@@ -284,7 +287,7 @@ TEST_F(ConsumerTest, HookThatThrowsIsIgnored) {
         throw std::runtime_error("hook failure");
     };
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery& d) -> Outcome {
             if (d.payload() == "reject me") return Reject{.error = "no"};
             acked.add(record_of(d));
@@ -304,7 +307,7 @@ TEST_F(ConsumerTest, HookSeesExpiriesFoundByTheConsumer) {
     wait_for_server_time_after(s.due + 200ms);
     Collector<DeadLetterEvent> dead;
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), reporting_dead_letters_to(dead));
+    Consumer c(leases(q), recording(seen), reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     EXPECT_EQ(dead.items()[0].id, s.id);
@@ -317,19 +320,19 @@ TEST_F(ConsumerTest, LapsedLeaseFoundByTheConsumerCallsTheHook) {
     // A crashed consumer: leased and never answered.
     const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 1}, 300ms);
     Collector<DeadLetterEvent> dead;
-    Consumer c(q, ack_all, reporting_dead_letters_to(dead));
+    Consumer c(leases(q), ack_all, reporting_dead_letters_to(dead));
     c.start();
     ASSERT_TRUE(dead.wait_for(1));
     EXPECT_EQ(dead.items()[0].id, s.id);
     EXPECT_EQ(dead.items()[0].reason, "attempts exhausted");
-    EXPECT_EQ(q.ack(lost), AckResult::kLeaseLost);
+    EXPECT_EQ(leases(q).ack(lease_of(lost)).status, LeaseStatus::kLost);
 }
 
 TEST_F(ConsumerTest, LapsedLeaseOfACrashedConsumerIsRedelivered) {
     Queue q = queue();
     const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 3}, 300ms);
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), fast_options());
+    Consumer c(leases(q), recording(seen), fast_options());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const DeliveryRecord r = seen.items()[0];
@@ -347,26 +350,26 @@ TEST_F(ConsumerTest, ExtendsTheLeaseWhileTheHandlerRuns) {
     o.concurrency = 2;  // a free slot that would pick the message up again if the lease lapsed
     // Extended every third of this; short, yet with room for a loaded machine's scheduling.
     o.visibility_timeout = 500ms;
-    Consumer c(q, recording(seen, ack_once_open(finish)), o);
+    Consumer c(leases(q), recording(seen, ack_once_open(finish)), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const DeliveryRecord first = seen.items()[0];
     // Several lease lengths later, the message is still leased to the running handler.
     wait_for_server_time_after(from_ms(first.delivered_at_ms + 1600));
-    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
-    const auto info = q.get(s.id);
+    EXPECT_TRUE(leases(q).fetch(10, 30s).deliveries.empty());
+    const auto info = admin(q).get(s.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kInFlight);
     EXPECT_EQ(info->attempts, 1);
     ASSERT_TRUE(info->lease_deadline);
     EXPECT_GT(ms(*info->lease_deadline), first.delivered_at_ms + 1600);
     finish.open();
-    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
+    ASSERT_TRUE(eventually([&] { return !admin(q).get(s.id); }));
     c.stop();
     c.wait();
     EXPECT_EQ(seen.size(), 1u);
     EXPECT_EQ(c.stats().acked, 1u);
-    EXPECT_EQ(q.stats().totals.retried, 0u);
+    EXPECT_EQ(admin(q).stats().totals.retried, 0u);
 }
 
 TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
@@ -378,7 +381,7 @@ TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
     o.concurrency = 1;
     o.prefetch = 3;
     o.visibility_timeout = 500ms;
-    Consumer c(q,
+    Consumer c(leases(q),
                recording(seen,
                          [&](const Delivery&) -> Outcome {
                              if (seen.size() == 1) finish.wait(30s);
@@ -387,15 +390,15 @@ TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
                o);
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
-    ASSERT_TRUE(eventually([&] { return q.stats().in_flight == 4; }));
+    ASSERT_TRUE(eventually([&] { return admin(q).stats().in_flight == 4; }));
     // Several lease lengths while the first handler blocks and three messages wait in the buffer.
     wait_for_server_time_after(from_ms(seen.items()[0].delivered_at_ms + 1600));
-    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
+    EXPECT_TRUE(leases(q).fetch(10, 30s).deliveries.empty());
     finish.open();
     ASSERT_TRUE(seen.wait_for(4));
-    ASSERT_TRUE(eventually([&] { return q.stats().totals.acked == 4; }));
+    ASSERT_TRUE(eventually([&] { return admin(q).stats().totals.acked == 4; }));
     for (const auto& r : seen.items()) EXPECT_EQ(r.attempt, 1);
-    EXPECT_EQ(q.stats().totals.retried, 0u);
+    EXPECT_EQ(admin(q).stats().totals.retried, 0u);
 }
 
 TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
@@ -409,7 +412,7 @@ TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
     ConsumerOptions o = fast_options();
     o.concurrency = kCount;
     o.visibility_timeout = 45ms;
-    Consumer c(q,
+    Consumer c(leases(q),
                recording(started,
                          [&](const Delivery& d) -> Outcome {
                              finish.wait(30s);
@@ -422,13 +425,13 @@ TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
     ASSERT_TRUE(started.wait_for(kCount));
     finish.open();
     ASSERT_TRUE(eventually([&] {
-        const QueueStats st = q.stats();
+        const QueueStats st = admin(q).stats();
         return st.in_flight == 0 && st.ready == 0;
     }));
     c.stop();
     c.wait();
     const ConsumerStats cs = c.stats();
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     // Leases that really lapsed went back to pending: retried minus the consumer's nacks.
     const std::uint64_t lapsed = st.totals.retried - cs.nacked;
     EXPECT_LE(cs.leases_lost, lapsed) << "acked " << cs.acked << ", nacked " << cs.nacked;
@@ -443,7 +446,7 @@ TEST_F(ConsumerTest, ShutdownTimeoutBoundsTheWaitForAStuckHandler) {
     ConsumerOptions o = fast_options();
     o.visibility_timeout = 300ms;
     o.shutdown_timeout = 200ms;
-    auto c = std::make_unique<Consumer>(q, recording(seen, ack_once_open(finish)), o);
+    auto c = std::make_unique<Consumer>(leases(q), recording(seen, ack_once_open(finish)), o);
     c->start();
     ASSERT_TRUE(seen.wait_for(1));
     Latch stopped;
@@ -480,7 +483,7 @@ TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
     Collector<DeliveryRecord> seen;
     ConsumerOptions o = fast_options();
     o.stop_on_signals = true;
-    Consumer c(q, recording(seen), o);
+    Consumer c(leases(q), recording(seen), o);
     Latch returned;
     std::thread runner([&] {
         c.run();
@@ -512,7 +515,7 @@ TEST_F(ConsumerTest, OneBlockedHandlerHoldsBackNoOtherMessage) {
     o.prefetch = 400;
     o.max_batch = 400;
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery& d) -> Outcome {
             if (d.id() == blocker) unblock.wait(40s);
             seen.add(record_of(d));
@@ -525,8 +528,8 @@ TEST_F(ConsumerTest, OneBlockedHandlerHoldsBackNoOtherMessage) {
     EXPECT_TRUE(seen.wait_for(400));
     c.stop();
     c.wait();
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 0; }));
-    EXPECT_EQ(q.stats().totals.acked, 400u);
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().in_flight == 0; }));
+    EXPECT_EQ(admin(q).stats().totals.acked, 400u);
 }
 
 // Once handlers are fast, one woken worker takes a whole small fetch as its chunk. If its
@@ -541,7 +544,7 @@ TEST_F(ConsumerTest, ABlockedHandlerAfterFastOnesHoldsBackNoOtherMessage) {
     o.concurrency = 4;
     o.prefetch = 100;
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery& d) -> Outcome {
             if (block_next.exchange(false)) unblock.wait(40s);
             seen.add(record_of(d));
@@ -558,7 +561,7 @@ TEST_F(ConsumerTest, ABlockedHandlerAfterFastOnesHoldsBackNoOtherMessage) {
     EXPECT_TRUE(seen.wait_for(240));
     c.stop();
     c.wait();
-    EXPECT_EQ(q.stats().totals.acked, 240u);
+    EXPECT_EQ(admin(q).stats().totals.acked, 240u);
 }
 
 TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
@@ -573,7 +576,7 @@ TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
     ConsumerOptions o = fast_options();
     o.concurrency = 3;
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery& d) -> Outcome {
             std::unique_lock lock(mutex);
             ++active;
@@ -603,34 +606,36 @@ TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinis
     o.concurrency = 1;
     o.prefetch = 5;
     o.max_batch = 10;
-    auto consumer = std::make_unique<Consumer>(q, recording(started, ack_once_open(finish)), o);
+    auto consumer =
+        std::make_unique<Consumer>(leases(q), recording(started, ack_once_open(finish)), o);
     consumer->start();
     ASSERT_TRUE(started.wait_for(1));
     // Beyond the running handler, the consumer holds `prefetch` more leases.
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 6; }));
-    const std::size_t held = q.stats().in_flight;
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().in_flight == 6; }));
+    const std::size_t held = admin(q).stats().in_flight;
     ASSERT_GE(held, 2u);
 
     std::thread stopper([&] { consumer->stop(); });
     // The unstarted ones go back at once, while the running handler still runs.
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 1; }));
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().in_flight == 1; }));
     EXPECT_FALSE(finish.is_open());
-    for (const auto& m : q.list(State::kReady)) EXPECT_EQ(m.attempts, 0);
+    for (const auto& m : admin(q).list(State::kReady).messages) EXPECT_EQ(m.attempts, 0);
     finish.open();
     stopper.join();
     consumer->wait();
 
     const std::string running_id = started.items()[0].id;
-    EXPECT_TRUE(eventually([&] { return !q.get(running_id); })) << "the running handler's ack";
+    EXPECT_TRUE(eventually([&] { return !admin(q).get(running_id); }))
+        << "the running handler's ack";
     EXPECT_EQ(started.size(), 1u);
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     EXPECT_EQ(st.in_flight, 0u);
     EXPECT_EQ(st.ready, 9u);
     EXPECT_EQ(st.totals.acked, 1u);
     EXPECT_EQ(st.totals.released, held - 1);
     EXPECT_EQ(consumer->stats().released, held - 1);
     consumer.reset();
-    EXPECT_EQ(q.stats().ready, 9u);
+    EXPECT_EQ(admin(q).stats().ready, 9u);
 }
 
 // Without a prefetch option the consumer holds what its handlers finish in about 10 ms: after
@@ -643,16 +648,16 @@ TEST_F(ConsumerTest, AutomaticPrefetchHoldsMoreAfterFastHandlers) {
     std::atomic<int> handled{0};
     ConsumerOptions o = fast_options();  // concurrency 1, prefetch unset
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery&) -> Outcome {
             if (++handled == 50) finish.wait(std::chrono::seconds(60));
             return Ack{};
         },
         o);
     c.start();
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight > 1; }));
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().in_flight > 1; }));
     finish.open();
-    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 300; }));
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().totals.acked == 300; }));
     c.stop();
     c.wait();
 }
@@ -663,11 +668,11 @@ TEST_F(ConsumerTest, AutomaticPrefetchHoldsNothingBehindSlowHandlers) {
     Queue q = queue();
     send_many(q, 6);
     Client observer(server().url());
-    Queue watched = observer.queue(q.name());
+    QueueAdmin watched = observer.admin(q.name());
     std::atomic<std::size_t> most_in_flight{0};
     Collector<std::string> done;
     Consumer c(
-        q,
+        leases(q),
         [&](const Delivery& d) -> Outcome {
             std::this_thread::sleep_for(15ms);  // the handler's work
             const std::size_t now = watched.stats().in_flight;
@@ -690,11 +695,11 @@ TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
     {
         ConsumerOptions o = fast_options();
         o.prefetch = 10;
-        Consumer c(q, recording(seen), o);
+        Consumer c(leases(q), recording(seen), o);
         c.start();
         ASSERT_TRUE(seen.wait_for(1));
     }
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     EXPECT_EQ(st.in_flight, 0u);
     EXPECT_EQ(st.ready + st.totals.acked, 5u);
     EXPECT_EQ(st.totals.acked, seen.size());
@@ -704,10 +709,10 @@ TEST_F(ConsumerTest, ConsumerThatNeverStartedIsHarmless) {
     Queue q = queue();
     q.send("x");
     {
-        Consumer c(q, ack_all, fast_options());
+        Consumer c(leases(q), ack_all, fast_options());
         EXPECT_EQ(c.stats().fetched, 0u);
     }
-    EXPECT_EQ(q.stats().ready, 1u);
+    EXPECT_EQ(admin(q).stats().ready, 1u);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ TEST_F(SendTest, AbsoluteTimeIsTheDueTime) {
     const SendResult r =
         q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
     EXPECT_EQ(ms(r.due), at);
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(ms(info->due), at);
     EXPECT_EQ(info->state, State::kScheduled);
@@ -40,10 +40,10 @@ TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
     const SendResult r =
         q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
     EXPECT_EQ(ms(r.due), at);
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kReady);
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 1u);
     EXPECT_EQ(f.deliveries[0].id(), r.id);
     EXPECT_EQ(ms(f.deliveries[0].due()), at);
@@ -52,7 +52,7 @@ TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
 TEST_F(SendTest, NotDeliveredBeforeDue) {
     Queue q = queue();
     const SendResult r = q.send("later", {.delay = 400ms});
-    const FetchResult early = q.fetch(10, 30s);
+    const FetchResult early = leases(q).fetch(10, 30s);
     if (ms(early.now) < ms(r.due)) {
         EXPECT_TRUE(early.deliveries.empty());
         ASSERT_TRUE(early.next);
@@ -77,23 +77,23 @@ TEST_F(SendTest, CallerIdIsAnIdempotencyKey) {
     EXPECT_TRUE(second.duplicate);
     EXPECT_EQ(ms(second.due), ms(first.due));
 
-    const auto info = q.get("order-17");
+    const auto info = admin(q).get("order-17");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->payload, "original");
     EXPECT_EQ(ms(info->due), ms(first.due));
     EXPECT_NE(info->max_attempts, 9);
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
-    EXPECT_EQ(q.stats().totals.sent, 1u);
+    EXPECT_EQ(admin(q).stats().totals.sent, 1u);
 }
 
 TEST_F(SendTest, IdCanBeReusedOnceTheMessageIsGone) {
     Queue q = queue();
     q.send("a", {.id = "k"});
     const Delivery d = fetch_one(q);
-    ASSERT_EQ(q.ack(d), AckResult::kAcked);
+    ASSERT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
     const SendResult again = q.send("b", {.id = "k"});
     EXPECT_FALSE(again.duplicate);
-    EXPECT_EQ(q.get("k")->payload, "b");
+    EXPECT_EQ(admin(q).get("k")->payload, "b");
 }
 
 TEST_F(SendTest, DuplicateOfAnInFlightMessageChangesNothing) {
@@ -102,11 +102,11 @@ TEST_F(SendTest, DuplicateOfAnInFlightMessageChangesNothing) {
     const Delivery d = fetch_one(q);
     const SendResult again = q.send("b", {.id = "k"});
     EXPECT_TRUE(again.duplicate);
-    const auto info = q.get("k");
+    const auto info = admin(q).get("k");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kInFlight);
     EXPECT_EQ(info->payload, "a");
-    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
 }
 
 TEST_F(SendTest, GeneratedIdsAreUniqueAndSortInSendOrder) {
@@ -153,7 +153,7 @@ TEST_F(SendTest, CallerIdsOfTheGeneratedFormAreRefusedAndNothingWritten) {
         const SendResult r = q.send("by hand", {.delay = 1h, .id = id});
         EXPECT_EQ(r.id, id);
         EXPECT_FALSE(r.duplicate);
-        EXPECT_EQ(q.get(id)->payload, "by hand");
+        EXPECT_EQ(admin(q).get(id)->payload, "by hand");
     }
 }
 
@@ -163,8 +163,8 @@ TEST_F(SendTest, GeneratedIdsKeepSortingAfterTheCounterIsLost) {
     ASSERT_EQ(server().integer({"DEL", queue_key("q", "seq")}), 1);
     const std::string after = q.send("b", {.delay = 1h}).id;
     EXPECT_GT(after, before);
-    EXPECT_EQ(q.get(before)->payload, "a");
-    EXPECT_EQ(q.get(after)->payload, "b");
+    EXPECT_EQ(admin(q).get(before)->payload, "a");
+    EXPECT_EQ(admin(q).get(after)->payload, "b");
 }
 
 TEST_F(SendTest, PayloadsAreArbitraryBytes) {
@@ -177,11 +177,11 @@ TEST_F(SendTest, PayloadsAreArbitraryBytes) {
     std::vector<std::string> ids;
     for (const auto& p : payloads) ids.push_back(q.send(p).id);
     for (std::size_t i = 0; i < payloads.size(); ++i) {
-        const auto info = q.get(ids[i]);
+        const auto info = admin(q).get(ids[i]);
         ASSERT_TRUE(info);
         EXPECT_EQ(info->payload, payloads[i]) << "payload " << i;
     }
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), payloads.size());
     for (std::size_t i = 0; i < payloads.size(); ++i) {
         EXPECT_EQ(f.deliveries[i].id(), ids[i]);
@@ -191,10 +191,10 @@ TEST_F(SendTest, PayloadsAreArbitraryBytes) {
 
 TEST_F(SendTest, PayloadUpToTheDefaultLimitIsAccepted) {
     Queue q = queue();
-    EXPECT_EQ(q.options().max_payload_bytes, 1024u * 1024u);
+    EXPECT_EQ(QueueOptions{}.max_payload_bytes, 1024u * 1024u);
     const std::string payload(1024 * 1024, 'p');
     const SendResult r = q.send(payload);
-    EXPECT_EQ(q.get(r.id)->payload.size(), payload.size());
+    EXPECT_EQ(admin(q).get(r.id)->payload.size(), payload.size());
 }
 
 TEST_F(SendTest, PayloadOverTheDefaultLimitIsRejectedAndNothingWritten) {
@@ -214,9 +214,9 @@ TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueOption) {
     Queue q = queue("q", {.default_max_attempts = 3});
     const SendResult a = q.send("a");
     const SendResult b = q.send("b", {.max_attempts = 7});
-    EXPECT_EQ(q.get(a.id)->max_attempts, 3);
-    EXPECT_EQ(q.get(b.id)->max_attempts, 7);
-    const FetchResult f = q.fetch(10, 30s);
+    EXPECT_EQ(admin(q).get(a.id)->max_attempts, 3);
+    EXPECT_EQ(admin(q).get(b.id)->max_attempts, 7);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
     EXPECT_EQ(f.deliveries[0].max_attempts(), 3);
     EXPECT_EQ(f.deliveries[1].max_attempts(), 7);
@@ -234,9 +234,9 @@ TEST_F(SendTest, DuplicateReportsTheDueTimeTheMessageHasNow) {
     const Delivery d = fetch_one(q);
     EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(d.due()));
 
-    const NackResult retry = q.nack(d, Nack{.delay = 1h});
-    ASSERT_EQ(retry.status, NackStatus::kRetrying);
-    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.due));
+    const LeaseResult retry = leases(q).nack(lease_of(d), Nack{.delay = 1h});
+    ASSERT_EQ(retry.status, LeaseStatus::kRetrying);
+    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.at));
 }
 
 // A record that was never delivered is stored in a short shape (see decode in lib.lua): every
@@ -259,7 +259,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         const SendResult sent = q.send(c.payload, c.options);
         const RescheduleResult moved = q.reschedule(sent.id, 30min);
         ASSERT_EQ(moved.status, RescheduleStatus::kRescheduled);
-        const auto info = q.get(sent.id);
+        const auto info = admin(q).get(sent.id);
         ASSERT_TRUE(info);
         EXPECT_EQ(info->payload, c.payload);
         EXPECT_EQ(info->attempts, 0);
@@ -267,7 +267,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         EXPECT_EQ(info->max_attempts, max_attempts);
         EXPECT_EQ(info->expire_at.has_value(), c.options.expire_after > 0ms);
         EXPECT_EQ(ms(info->due), ms(moved.due));
-        const auto page = q.list(State::kScheduled, {});
+        const auto page = admin(q).list(State::kScheduled, {}).messages;
         ASSERT_FALSE(page.empty());
         EXPECT_EQ(ms(page.back().due), ms(moved.due));
 
@@ -277,7 +277,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         EXPECT_EQ(d.payload(), c.payload);
         EXPECT_EQ(d.attempt(), 1);
         EXPECT_EQ(d.max_attempts(), max_attempts);
-        ASSERT_EQ(q.ack(d), AckResult::kAcked);
+        ASSERT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
     }
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -287,12 +287,12 @@ TEST_F(SendTest, ExpiryIsRecorded) {
     const std::int64_t before = server().time_ms();
     const SendResult r = q.send("x", {.delay = 1s, .expire_after = 10s});
     const std::int64_t after = server().time_ms();
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     ASSERT_TRUE(info->expire_at);
     EXPECT_GE(ms(*info->expire_at), before + 10'000);
     EXPECT_LE(ms(*info->expire_at), after + 10'000);
-    EXPECT_FALSE(q.get(q.send("y").id)->expire_at);
+    EXPECT_FALSE(admin(q).get(q.send("y").id)->expire_at);
 }
 
 TEST_F(SendTest, BatchStoresEveryMessageInOrder) {
@@ -310,8 +310,8 @@ TEST_F(SendTest, BatchStoresEveryMessageInOrder) {
     for (const auto& r : results) EXPECT_FALSE(r.duplicate);
     EXPECT_GE(ms(results[1].due), before + 3'600'000);
     EXPECT_EQ(ms(results[3].due) - ms(results[1].due), 3'600'000);
-    EXPECT_EQ(q.get(results[3].id)->max_attempts, 2);
-    const QueueStats s = q.stats();
+    EXPECT_EQ(admin(q).get(results[3].id)->max_attempts, 2);
+    const QueueStats s = admin(q).stats();
     EXPECT_EQ(s.ready, 2u);
     EXPECT_EQ(s.scheduled, 2u);
     EXPECT_EQ(s.totals.sent, 4u);
@@ -336,7 +336,7 @@ TEST_F(SendTest, BatchOfMixedRunsKeepsEveryPayloadAndOption) {
     ASSERT_EQ(sent.size(), batch.size());
     for (std::size_t i = 0; i < batch.size(); ++i) {
         EXPECT_FALSE(sent[i].duplicate) << i;
-        const auto info = q.get(sent[i].id);
+        const auto info = admin(q).get(sent[i].id);
         ASSERT_TRUE(info) << i;
         EXPECT_EQ(info->payload, batch[i].payload) << i;
         const int max = batch[i].options.max_attempts;
@@ -345,7 +345,7 @@ TEST_F(SendTest, BatchOfMixedRunsKeepsEveryPayloadAndOption) {
     }
     for (std::size_t i = 0; i < lengths.size(); ++i)
         EXPECT_EQ(sent[4 * i + 2].id, "id-" + std::to_string(i));
-    const FetchResult f = q.fetch(1000, 30s);
+    const FetchResult f = leases(q).fetch(1000, 30s);
     ASSERT_EQ(f.deliveries.size(), batch.size());
     for (std::size_t i = 0; i < batch.size(); ++i) {
         EXPECT_EQ(f.deliveries[i].id(), sent[i].id) << i;
@@ -363,9 +363,9 @@ TEST_F(SendTest, RecordsBuiltByTheClientKeepEveryMaxAttemptsWidth) {
     const std::vector<SendResult> sent = q.send_batch(batch);
     ASSERT_EQ(sent.size(), maxes.size());
     for (std::size_t i = 0; i < maxes.size(); ++i) {
-        EXPECT_EQ(q.get(sent[i].id)->max_attempts, maxes[i]) << i;
+        EXPECT_EQ(admin(q).get(sent[i].id)->max_attempts, maxes[i]) << i;
     }
-    const FetchResult f = q.fetch(100, 30s);
+    const FetchResult f = leases(q).fetch(100, 30s);
     ASSERT_EQ(f.deliveries.size(), maxes.size());
     for (std::size_t i = 0; i < maxes.size(); ++i) {
         EXPECT_EQ(f.deliveries[i].max_attempts(), maxes[i]) << i;
@@ -382,9 +382,9 @@ TEST_F(SendTest, BatchReportsDuplicatesInsideTheBatch) {
     EXPECT_TRUE(r[0].duplicate);
     EXPECT_FALSE(r[1].duplicate);
     EXPECT_TRUE(r[2].duplicate);
-    EXPECT_EQ(q.get("a")->payload, "old");
-    EXPECT_EQ(q.get("b")->payload, "y");
-    EXPECT_EQ(q.stats().totals.sent, 2u);
+    EXPECT_EQ(admin(q).get("a")->payload, "old");
+    EXPECT_EQ(admin(q).get("b")->payload, "y");
+    EXPECT_EQ(admin(q).stats().totals.sent, 2u);
 }
 
 TEST_F(SendTest, BatchOfUpToAThousandIsStoredWhole) {
@@ -434,7 +434,7 @@ TEST_F(SendTest, MessagesDueInTheSameMillisecondLeaveInSendOrder) {
 
     std::vector<std::string> got;
     for (int round = 0; round < 10 && got.size() < sent.size(); ++round) {
-        for (const auto& d : q.fetch(7, 30s).deliveries) {
+        for (const auto& d : leases(q).fetch(7, 30s).deliveries) {
             EXPECT_EQ(ms(d.due()), at_ms);
             got.push_back(d.id());
         }
@@ -450,7 +450,7 @@ TEST_F(SendTest, QueuesAreIndependent) {
     const Delivery d = fetch_one(b);
     EXPECT_EQ(d.payload(), "for b");
     EXPECT_EQ(d.queue(), "beta");
-    EXPECT_EQ(a.get("same")->payload, "for a");
+    EXPECT_EQ(admin(a).get("same")->payload, "for a");
     EXPECT_EQ(a.name(), "alpha");
 }
 

@@ -22,7 +22,7 @@ constexpr auto kChunkBudget = std::chrono::milliseconds(1);
 Completion Worker::handle(const Delivery& delivery) {
     ConsumerShared& s = shared_;
     Completion c;
-    c.lease = LeaseRef{delivery.id(), delivery.token()};
+    c.lease = delivery.lease();
     auto backoff = [&] {
         return s.options.backoff.delay_for(delivery.attempt(),
                                            std::uniform_real_distribution<double>(0.0, 1.0)(rng_));

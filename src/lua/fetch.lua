@@ -12,7 +12,8 @@
 --   deliveries: runs of deliveries that share due time, attempt and max_attempts (one run per
 --     fetch when a batch shares them): due_ms (decimal digits), attempt, max_attempts, count,
 --     then count pairs of lease (the token as a sequence key, then the id; see lib.lua) and
---     payload. Five reply values per message cost Redis a tenth of a fetch.
+--     payload, each followed by the last error ('' when none) when attempt > 1. Five reply
+--     values per message cost Redis a tenth of a fetch.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
 local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
@@ -170,6 +171,12 @@ if total > 0 then
             deliveries[d + 1] = lease
             deliveries[d + 2] = payload
             d, run_n = d + 2, run_n + 1
+            if attempts > 1 then
+                -- A redelivery says why the attempt before failed; a first delivery has no error
+                -- to read, so the usual fetch pays nothing for it.
+                deliveries[d + 1] = redis.call('HGET', K.err, id) or ''
+                d = d + 1
+            end
         end
     end
     if run_at > 0 then deliveries[run_at] = run_n end

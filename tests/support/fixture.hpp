@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -50,6 +52,14 @@ inline std::vector<SendResult> send_many(Queue& q, std::size_t count,
     return q.send_batch(batch);
 }
 
+inline const Lease& lease_of(const Delivery& d) { return d.lease(); }
+inline const Lease& lease_of(const Lease& l) { return l; }
+inline std::vector<Lease> lease_of(std::span<const Delivery> deliveries) {
+    std::vector<Lease> out;
+    for (const Delivery& d : deliveries) out.push_back(d.lease());
+    return out;
+}
+
 // A message as sent, and the delivery that leased it.
 struct SentAndLeased {
     SendResult sent;
@@ -70,8 +80,13 @@ class RedisTest : public ::testing::Test {
     RedisServer& server() { return *server_; }
 
     Queue queue(const std::string& name = "q", QueueOptions options = {}) {
+        options_[name] = options;
         return client_->queue(name, options);
     }
+    // The operator's and the consumer's roles of a queue this test made with queue(), with the
+    // same options: most tests play all three roles.
+    QueueAdmin admin(const Queue& q) { return client_->admin(q.name(), options_[q.name()]); }
+    Leases leases(const Queue& q) { return client_->leases(q.name(), options_[q.name()]); }
 
     // Every key of the queue, sorted.
     std::vector<std::string> queue_keys(const std::string& name = "q") const {
@@ -92,7 +107,7 @@ class RedisTest : public ::testing::Test {
     FetchResult fetch_some(Queue& q, std::size_t max_count, Duration visibility) {
         FetchResult last;
         eventually([&] {
-            last = q.fetch(max_count, visibility);
+            last = leases(q).fetch(max_count, visibility);
             return !last.deliveries.empty();
         });
         return last;
@@ -116,6 +131,7 @@ class RedisTest : public ::testing::Test {
 
     std::unique_ptr<RedisServer> server_;
     std::optional<Client> client_;
+    std::map<std::string, QueueOptions> options_;  // what queue() was given, by name
 };
 
 }  // namespace delayq::test

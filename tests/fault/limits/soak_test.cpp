@@ -97,7 +97,13 @@ Outcome handle(Ledger& ledger, const Queue& q, const Delivery& d) {
 class Soak {
   public:
     Soak(Client& client, Ledger& ledger)
-        : main_(client.queue("soak")), lapse_(client.queue("soak-lapse")), ledger_(ledger) {}
+        : main_(client.queue("soak")),
+          lapse_(client.queue("soak-lapse")),
+          main_admin_(client.admin("soak")),
+          lapse_admin_(client.admin("soak-lapse")),
+          main_leases_(client.leases("soak")),
+          lapse_leases_(client.leases("soak-lapse")),
+          ledger_(ledger) {}
 
     // Producers run for `length`; then waits until every expected message is acked.
     bool run(std::chrono::milliseconds length) {
@@ -117,7 +123,8 @@ class Soak {
         threads[0].join();
         threads[1].join();
         const bool drained = eventually(
-            [&] { return ledger_.missing() == 0 && empty(main_) && empty(lapse_); }, 90s);
+            [&] { return ledger_.missing() == 0 && empty(main_admin_) && empty(lapse_admin_); },
+            90s);
         stop_ = true;
         for (std::size_t i = 2; i < threads.size(); ++i) threads[i].join();
         consumers_[0].reset();
@@ -125,8 +132,8 @@ class Soak {
         return drained;
     }
 
-    Queue& main() { return main_; }
-    Queue& lapse() { return lapse_; }
+    QueueAdmin& main() { return main_admin_; }
+    QueueAdmin& lapse() { return lapse_admin_; }
     // Calls whose answer contradicted the test's own use of the queue (a cancel that did not
     // cancel, a lease lost without a fault...).
     int failures() const { return failures_.load(); }
@@ -143,14 +150,14 @@ class Soak {
         }
     }
 
-    static bool empty(Queue& q) {
-        const QueueStats s = q.stats();
+    static bool empty(QueueAdmin& admin) {
+        const QueueStats s = admin.stats();
         return s.scheduled + s.ready + s.in_flight + s.dead == 0;
     }
 
     void start_consumer(int slot) {
         consumers_[slot] = std::make_unique<Consumer>(
-            main_, [this](const Delivery& d) { return handle(ledger_, main_, d); },
+            main_leases_, [this](const Delivery& d) { return handle(ledger_, main_, d); },
             ConsumerOptions{.concurrency = 4,
                             .prefetch = 8,
                             .max_batch = 50,
@@ -178,7 +185,9 @@ class Soak {
                     for (int k = 0; k < 8; ++k) {
                         const char* kind = k % 3 == 0 ? "ack" : k % 3 == 1 ? "nack" : "throw";
                         batch.push_back(
-                            {kind, {.id = k % 2 == 0 ? tag + "-" + std::to_string(k) : ""}});
+                            {kind,
+                             {.id = k % 2 == 0 ? std::optional(tag + "-" + std::to_string(k))
+                                               : std::nullopt}});
                     }
                     for (const auto& r : main_.send_batch(batch)) ledger_.expect(main_, r.id);
                     break;
@@ -215,7 +224,9 @@ class Soak {
                     ledger_.expect(main_, main_.send("expire", {.expire_after = 1ms}).id);
                     break;
             }
-            ledger_.expect(lapse_, lapse_.send("lapse", {.id = i % 2 == 0 ? tag : ""}).id);
+            ledger_.expect(
+                lapse_,
+                lapse_.send("lapse", {.id = i % 2 == 0 ? std::optional(tag) : std::nullopt}).id);
             std::this_thread::sleep_for(2ms);
         }
     }
@@ -225,15 +236,15 @@ class Soak {
     // then acked.
     void lapse_handler() {
         while (!stop_) {
-            const FetchResult f = lapse_.fetch(20, 30ms);
+            const FetchResult f = lapse_leases_.fetch(20, 30ms);
             for (const auto& d : f.deliveries) {
                 if (d.attempt() == 1) continue;  // abandoned: the lease lapses
                 if (ledger_.first_time("release", lapse_, d.id())) {
-                    if (!lapse_.release(d)) ++failures_;
+                    if (lapse_leases_.release(d.lease()).lost()) ++failures_;
                     continue;
                 }
-                if (!lapse_.extend(d, 5s)) ++failures_;
-                if (lapse_.ack(d) != AckResult::kAcked) ++failures_;
+                if (lapse_leases_.extend(d.lease(), 5s).lost()) ++failures_;
+                if (lapse_leases_.ack(d.lease()).status != LeaseStatus::kAcked) ++failures_;
                 ledger_.acked(lapse_, d.id());
             }
             if (f.deliveries.empty()) std::this_thread::sleep_for(5ms);
@@ -245,17 +256,21 @@ class Soak {
         while (!stop_) {
             std::vector<std::string> requeue;
             std::vector<std::string> purge;
-            for (const auto& m : main_.list(State::kDead, {.offset = 0, .limit = 1000})) {
+            for (const auto& m : main_admin_.list(State::kDead, {.limit = 1000}).messages) {
                 (m.payload == "purge" ? purge : requeue).push_back(m.id);
             }
-            if (!requeue.empty()) main_.requeue_dead(requeue);
-            if (!purge.empty()) main_.purge_dead(purge);
+            if (!requeue.empty()) main_admin_.requeue({.ids = requeue});
+            if (!purge.empty()) main_admin_.purge({.ids = purge});
             std::this_thread::sleep_for(50ms);
         }
     }
 
     Queue main_;
     Queue lapse_;
+    QueueAdmin main_admin_;
+    QueueAdmin lapse_admin_;
+    Leases main_leases_;
+    Leases lapse_leases_;
     Ledger& ledger_;
     std::unique_ptr<Consumer> consumers_[2];
     std::atomic<bool> stop_{false};
