@@ -104,13 +104,11 @@ Queue Client::queue(std::string_view name, QueueOptions options) const {
     return Queue(queue_core(core_, name, options));
 }
 
-QueueAdmin Client::admin(std::string_view name, QueueOptions options) const {
-    return QueueAdmin(queue_core(core_, name, options));
+QueueAdmin Client::admin(std::string_view name) const {
+    return QueueAdmin(queue_core(core_, name, {}));
 }
 
-Leases Client::leases(std::string_view name, QueueOptions options) const {
-    return Leases(queue_core(core_, name, options));
-}
+Leases Client::leases(std::string_view name) const { return Leases(queue_core(core_, name, {})); }
 
 std::vector<std::string> Client::queues() const {
     auto conn = core_->pool().acquire();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "delayq/error.hpp"
+#include "codec/settings.hpp"
 #include "queue_core.hpp"
 #include "validate.hpp"
 
@@ -65,6 +66,32 @@ QueueStats QueueAdmin::stats() {
 MessagePage QueueAdmin::list(State state, const PageRequest& page) {
     auto conn = core_->client().pool().acquire();
     return core_->list(*conn, state, page);
+}
+
+QueueSettings QueueAdmin::settings() {
+    auto conn = core_->client().pool().acquire();
+    return core_->settings(*conn, detail::ScriptArgs{});
+}
+
+QueueSettings QueueAdmin::update_settings(const SettingsUpdate& update) {
+    const detail::ScriptArgs changes = detail::settings_codec::encode_update(update);
+    auto conn = core_->client().pool().acquire();
+    return core_->settings(*conn, changes);
+}
+
+void QueueAdmin::pause() {
+    auto conn = core_->client().pool().acquire();
+    core_->settings(*conn, detail::settings_codec::encode_paused(true));
+}
+
+void QueueAdmin::resume() {
+    auto conn = core_->client().pool().acquire();
+    core_->settings(*conn, detail::settings_codec::encode_paused(false));
+}
+
+DeleteResult QueueAdmin::delete_queue(bool force) {
+    auto conn = core_->client().pool().acquire();
+    return core_->delete_queue(*conn, force);
 }
 
 std::size_t QueueAdmin::requeue(const DeadLetterSelector& which) {

@@ -3,7 +3,7 @@
 #include "codec/fetch.hpp"
 #include "codec/inspect.hpp"
 #include "codec/lease.hpp"
-#include "codec/retention.hpp"
+#include "codec/settings.hpp"
 #include "redis/script.hpp"
 
 namespace delayq::detail {
@@ -16,7 +16,7 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       send_target_{client_->pool(),
                    keys_,
                    name_,
-                   {options_.max_payload_bytes, options_.default_max_attempts}},
+                   {options_.max_payload_bytes}},
       coalescer_(send_target_) {}
 
 std::vector<SendResult> QueueCore::send(Connection& conn,
@@ -25,7 +25,7 @@ std::vector<SendResult> QueueCore::send(Connection& conn,
 }
 
 FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration visibility) {
-    const ScriptArgs args = fetch_codec::encode(max_count, visibility, Retention::of(options_));
+    const ScriptArgs args = fetch_codec::encode(max_count, visibility);
     return fetch_codec::decode(run_script(conn, scripts::kFetch, keys_, args), name_);
 }
 
@@ -36,8 +36,7 @@ std::vector<LeaseResult> QueueCore::ack(Connection& conn, std::span<const Lease>
 
 LeaseResult QueueCore::nack(Connection& conn, const Lease& lease, std::optional<Duration> delay,
                             std::string_view error, bool dead_now) {
-    const ScriptArgs args = lease_codec::encode_nack(
-        lease, {delay, error, dead_now, Backoff{}, Retention::of(options_)});
+    const ScriptArgs args = lease_codec::encode_nack(lease, {delay, error, dead_now});
     return lease_codec::decode_nack(run_script(conn, scripts::kNack, keys_, args));
 }
 
@@ -75,6 +74,15 @@ QueueStats QueueCore::stats(Connection& conn) {
 MessagePage QueueCore::list(Connection& conn, State state, const PageRequest& page) {
     const ScriptArgs args = inspect_codec::encode_list(state, page);
     return inspect_codec::decode_list(run_script(conn, scripts::kList, keys_, args), state);
+}
+
+QueueSettings QueueCore::settings(Connection& conn, const ScriptArgs& changes) {
+    return settings_codec::decode(run_script(conn, scripts::kSettings, keys_, changes));
+}
+
+DeleteResult QueueCore::delete_queue(Connection& conn, bool force) {
+    const ScriptArgs args = settings_codec::encode_delete(force);
+    return settings_codec::decode_delete(run_script(conn, scripts::kDelete, keys_, args));
 }
 
 manage_codec::DeadAnswer QueueCore::dead_letters(Connection& conn, const ScriptSource& script,

@@ -12,8 +12,10 @@
 #include "codec/manage.hpp"
 #include "codec/send.hpp"
 #include "delayq/leases.hpp"
+#include "delayq/queue_admin.hpp"
 #include "keys.hpp"
 #include "redis/connection.hpp"
+#include "redis/script.hpp"
 #include "scripts.hpp"
 #include "send_coalescer.hpp"
 #include "send_target.hpp"
@@ -37,7 +39,7 @@ class QueueCore {
                                  std::span<const send_codec::MessageRef> messages);
     FetchResult fetch(Connection& conn, std::size_t max_count, Duration visibility);
     std::vector<LeaseResult> ack(Connection& conn, std::span<const Lease> leases);
-    // Without a delay, the script's backoff for the attempts made (Backoff{}).
+    // Without a delay, the queue's backoff for the attempts made.
     LeaseResult nack(Connection& conn, const Lease& lease, std::optional<Duration> delay,
                      std::string_view error, bool dead_now);
     std::vector<LeaseResult> extend(Connection& conn, std::span<const Lease> leases,
@@ -49,6 +51,9 @@ class QueueCore {
     std::optional<MessageInfo> get(Connection& conn, std::string_view id);
     QueueStats stats(Connection& conn);
     MessagePage list(Connection& conn, State state, const PageRequest& page);
+    // The settings after applying `changes` (settings_codec; none only reads).
+    QueueSettings settings(Connection& conn, const ScriptArgs& changes);
+    DeleteResult delete_queue(Connection& conn, bool force);
     // Requeue (scripts::kDeadRequeue) or purge (scripts::kDeadPurge) dead letters: the given ids,
     // or without ids the oldest `limit`.
     manage_codec::DeadAnswer dead_letters(Connection& conn, const ScriptSource& script,

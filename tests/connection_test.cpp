@@ -35,7 +35,7 @@ SendResult send_when_back(Queue& q, const std::string& payload, const SendOption
 // Retries after a Redis error quickly, so that a consumer is back soon after a restart.
 ConsumerOptions quick_retry() {
     ConsumerOptions o;
-    o.backoff.initial = 10ms;
+    o.backoff = Backoff{.initial = 10ms};
     return o;
 }
 
@@ -50,7 +50,7 @@ void expect_usable(const std::string& url, const RedisServer& server) {
 // The keys of queue "q" holding one scheduled message, sorted.
 std::vector<std::string> queue_keys_after_one_send() {
     return {queue_key("q", "msg"), queue_key("q", "pending"), queue_key("q", "seq"),
-            queue_key("q", "stats")};
+            queue_key("q", "settings"), queue_key("q", "stats")};
 }
 
 using ConnectionTest = RedisTest;

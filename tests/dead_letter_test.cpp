@@ -191,7 +191,8 @@ TEST_F(DeadLetterTest, PurgeAllLeavesOnlyCounters) {
 }
 
 TEST_F(DeadLetterTest, RetentionByCountDropsTheOldest) {
-    Queue q = queue("q", {.dead_max_count = 3, .dead_max_age = 0ms});
+    Queue q = queue();
+    admin(q).update_settings({.dead_max_count = 3, .dead_max_age = 0ms});
     const std::vector<std::string> ids = reject_new(q, 5);
     const std::vector<MessageInfo> dead = admin(q).list(State::kDead).messages;
     ASSERT_EQ(dead.size(), 3u);
@@ -206,7 +207,8 @@ TEST_F(DeadLetterTest, RetentionByCountDropsTheOldest) {
 }
 
 TEST_F(DeadLetterTest, RetentionByAgeDropsOldDeadLetters) {
-    Queue q = queue("q", {.dead_max_count = 0, .dead_max_age = 300ms});
+    Queue q = queue();
+    admin(q).update_settings({.dead_max_count = 0, .dead_max_age = 300ms});
     const std::vector<std::string> old_ids = reject_new(q, 1);
     const auto old_info = admin(q).get(old_ids[0]);
     ASSERT_TRUE(old_info && old_info->dead_at);
@@ -219,14 +221,16 @@ TEST_F(DeadLetterTest, RetentionByAgeDropsOldDeadLetters) {
 }
 
 TEST_F(DeadLetterTest, RetentionAlsoBoundsDeadLettersMadeByFetch) {
-    Queue q = queue("q", {.dead_max_count = 10, .dead_max_age = 0ms});
+    Queue q = queue();
+    admin(q).update_settings({.dead_max_count = 10, .dead_max_age = 0ms});
     expire_new(q, 25);
     EXPECT_EQ(admin(q).stats().dead, 10u);
     EXPECT_EQ(admin(q).stats().totals.dead_trimmed, 15u);
 }
 
 TEST_F(DeadLetterTest, UnboundedRetentionKeepsEverything) {
-    Queue q = queue("q", {.dead_max_count = 0, .dead_max_age = 0ms});
+    Queue q = queue();
+    admin(q).update_settings({.dead_max_count = 0, .dead_max_age = 0ms});
     reject_new(q, 6);
     EXPECT_EQ(admin(q).stats().dead, 6u);
     EXPECT_EQ(admin(q).stats().totals.dead_trimmed, 0u);

@@ -210,8 +210,9 @@ TEST_F(SendTest, PayloadLimitIsConfigurable) {
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
 }
 
-TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueOption) {
-    Queue q = queue("q", {.default_max_attempts = 3});
+TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueSetting) {
+    Queue q = queue();
+    admin(q).update_settings({.max_attempts = 3});
     const SendResult a = q.send("a");
     const SendResult b = q.send("b", {.max_attempts = 7});
     EXPECT_EQ(admin(q).get(a.id)->max_attempts, 3);

@@ -103,10 +103,18 @@ TEST_F(ValidationTest, BadSendOptionsAreRefusedAndNothingIsWritten) {
 TEST_F(ValidationTest, BadQueueOptionsAreRefused) {
     EXPECT_THROW(
         {
-            Queue q = client().queue("q", {.default_max_attempts = 0});
+            Queue q = client().queue("q", {.max_payload_bytes = std::size_t{1} << 40});
             q.send("x");
         },
         InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
+TEST_F(ValidationTest, BadSettingsAreRefused) {
+    QueueAdmin a = client().admin("q");
+    EXPECT_THROW(a.update_settings({.max_attempts = 0}), InvalidArgument);
+    EXPECT_THROW(a.update_settings({.backoff = Backoff{.initial = 2s, .max = 1s}}), InvalidArgument);
+    EXPECT_THROW(a.update_settings({.dead_max_age = -1ms}), InvalidArgument);
     EXPECT_EQ(server().dbsize(), 0);
 }
 

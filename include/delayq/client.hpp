@@ -30,9 +30,9 @@ class Client {
     // For producers: send, cancel, reschedule.
     Queue queue(std::string_view name, QueueOptions options = {}) const;
     // For operators: inspect, requeue and purge dead letters.
-    QueueAdmin admin(std::string_view name, QueueOptions options = {}) const;
+    QueueAdmin admin(std::string_view name) const;
     // For consumers that drive leases themselves, and for a Consumer.
-    Leases leases(std::string_view name, QueueOptions options = {}) const;
+    Leases leases(std::string_view name) const;
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;

@@ -19,12 +19,10 @@ struct ClientOptions {
     bool refuse_evicting_server = false;
 };
 
+// What a producer's handle checks before sending. How the queue behaves (default max attempts,
+// backoff, dead-letter retention, paused) is stored in Redis with the queue: QueueSettings.
 struct QueueOptions {
     std::size_t max_payload_bytes = std::size_t{1024} * 1024;
-    int default_max_attempts = 25;
-    // Retention of the dead-letter set; 0 means unbounded. Removals count in Totals::dead_trimmed.
-    std::size_t dead_max_count = 100'000;
-    Duration dead_max_age = std::chrono::hours(24 * 30);
 };
 
 struct SendOptions {
@@ -38,7 +36,7 @@ struct SendOptions {
     // An empty id is an InvalidArgument, so that an unset variable cannot silently turn an
     // idempotent send into a new message on every retry.
     std::optional<std::string> id{};
-    int max_attempts = 0;  // 0: QueueOptions::default_max_attempts
+    int max_attempts = 0;  // 0: the queue's setting (QueueSettings::max_attempts)
     // 0: never. Else, from this long after the send, the message is no longer delivered: the
     // first fetch, nack or lapsed lease that meets it moves it to the dead-letter set with
     // reason "expired". A delivery already under way may still be acked. Must exceed the delay.
@@ -72,11 +70,13 @@ struct ConsumerOptions {
     // while a slow consumer holds back no message another consumer could take.
     std::optional<std::size_t> prefetch{};
     std::size_t max_batch = 100;  // messages per fetch, at most 1000
-    Duration visibility_timeout =
-        std::chrono::seconds(30);  // lease length; extended while the handler runs
-    Backoff backoff{};             // delay of a nack that names none
-    Duration shutdown_timeout =
-        std::chrono::seconds(30);  // how long stop() lets running handlers finish
+    // Lease length; extended while the handler runs.
+    Duration visibility_timeout = std::chrono::seconds(30);
+    // Delay of a handler's nack that names none (and of a handler's exception). Unset: the
+    // queue's backoff (QueueSettings::backoff), computed by the script from the attempts made.
+    std::optional<Backoff> backoff{};
+    // How long stop() lets running handlers finish.
+    Duration shutdown_timeout = std::chrono::seconds(30);
     // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals
     // (resubscribing after a broken connection also wakes it). An idle consumer's check costs
     // Redis five commands (one script call), so the default is about one command per second.

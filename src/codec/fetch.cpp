@@ -35,14 +35,13 @@ constexpr std::size_t kEventSize = 3;
 
 }  // namespace
 
-ScriptArgs encode(std::size_t max_count, Duration visibility, const Retention& retention) {
+ScriptArgs encode(std::size_t max_count, Duration visibility) {
     if (max_count < 1 || max_count > kMaxBatch) {
         throw InvalidArgument("fetch takes 1 to " + std::to_string(kMaxBatch) + " messages");
     }
     ScriptArgs args;
     args.add(static_cast<std::int64_t>(max_count));
     args.add(validate_visibility(visibility));
-    retention.add_to(args);
     return args;
 }
 

@@ -3,7 +3,6 @@
 #include <cstddef>
 #include <string>
 
-#include "codec/retention.hpp"
 #include "delayq/leases.hpp"
 #include "redis/reply.hpp"
 #include "redis/script.hpp"
@@ -12,7 +11,7 @@
 namespace delayq::detail::fetch_codec {
 
 // Validates and builds the call; throws InvalidArgument.
-ScriptArgs encode(std::size_t max_count, Duration visibility, const Retention& retention);
+ScriptArgs encode(std::size_t max_count, Duration visibility);
 
 // The reply's payloads are moved out, not copied. Throws ServerError on another shape.
 FetchResult decode(Reply reply, const std::string& queue);

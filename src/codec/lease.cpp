@@ -94,12 +94,6 @@ ScriptArgs encode_nack(const Lease& lease, const NackCall& call) {
     }
     args.add(call.error.substr(0, std::min(call.error.size(), kMaxErrorBytes)));
     args.add(call.dead_now ? std::string_view("dead") : std::string_view("retry"));
-    call.retention.add_to(args);
-    const Backoff& b = call.backoff;
-    args.add(static_cast<std::int64_t>(b.initial.count()));
-    args.add(static_cast<std::int64_t>(b.max.count()));
-    args.add_owned(std::to_string(b.multiplier));
-    args.add_owned(std::to_string(b.jitter));
     return args;
 }
 

@@ -5,7 +5,6 @@
 #include <string_view>
 #include <vector>
 
-#include "codec/retention.hpp"
 #include "delayq/delivery.hpp"
 #include "delayq/options.hpp"
 #include "redis/reply.hpp"
@@ -26,14 +25,12 @@ std::vector<LeaseResult> decode_extend(const Reply& reply);
 ScriptArgs encode_release(std::span<const Lease> leases);
 std::vector<LeaseResult> decode_release(const Reply& reply);
 
-// A nack: retry after `delay`, or without one after `backoff` for the attempts the message had;
-// or (dead_now) a reject.
+// A nack: retry after `delay`, or without one after the queue's backoff for the attempts the
+// message had; or (dead_now) a reject.
 struct NackCall {
     std::optional<Duration> delay;
     std::string_view error;
     bool dead_now = false;
-    Backoff backoff;
-    Retention retention;
 };
 ScriptArgs encode_nack(const Lease& lease, const NackCall& call);
 LeaseResult decode_nack(const Reply& reply);

@@ -29,7 +29,8 @@ RunOptions run_options(const MessageRef& m, const Defaults& defaults) {
     const std::int64_t expire_after_ms = o.expire_after.count();
     return RunOptions{o.at ? std::optional(validate_time(*o.at, "due time")) : std::nullopt,
                       static_cast<std::int64_t>(o.delay.count()),
-                      o.max_attempts > 0 ? o.max_attempts : defaults.max_attempts, expire_after_ms,
+                      // 0: the queue's setting, looked up when it matters (send.lua).
+                      o.max_attempts, expire_after_ms,
                       // Only a generated id without expiry has a record built here.
                       o.id.has_value() || expire_after_ms > 0};
 }

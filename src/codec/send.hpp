@@ -23,7 +23,6 @@ struct MessageRef {
 // What a queue's sends take from its options.
 struct Defaults {
     std::size_t max_payload_bytes = 0;
-    int max_attempts = 0;  // for a message that names none
 };
 
 // One call of send.lua: its arguments (validated; they view the payloads) and where each run of

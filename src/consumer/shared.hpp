@@ -31,7 +31,7 @@ struct Completion {
     enum class Kind { kAck, kNack, kReject, kRelease };
     Kind kind = Kind::kAck;
     Lease lease;
-    Duration delay{0};
+    std::optional<Duration> delay{};  // none: the queue's backoff
     std::string error;
     bool sent = false;  // reached Redis; a retry of the batch skips it
 };

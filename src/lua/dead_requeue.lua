@@ -6,6 +6,8 @@
 -- Returns: {requeued, dead_left}
 local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > 1000 or #ARGV - 1 > limit then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local members = dead_members(limit)
 local now = clock()
 local head = head_due()

@@ -6,6 +6,8 @@
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1
 if visibility == nil or visibility < 1 or n < 1 or n > 1000 then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local deadline = now + visibility
 local leases = {unpack(ARGV, 2)}

@@ -3,8 +3,9 @@
 -- (a failed attempt) or to the dead-letter set, and dead-letters due messages past their expiry.
 -- allow-oom: it frees as much as it uses, and a full Redis must still be able to drain.
 -- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
---       4 dead_max_age_ms (0 = unbounded)
+-- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0)
+-- Settings: paused (nothing is leased; lapsed leases are still swept), max_attempts (for records
+--   without their own), the dead-letter retention bounds; read first, with the layout version.
 -- Returns: {now_ms, next_ms, deliveries, dead_events}
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
@@ -16,15 +17,16 @@
 --     values per message cost Redis a tenth of a fetch.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
-local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
-if max_count == nil or max_count < 1 or max_count > 1000 or visibility == nil or visibility < 1
-    or dead_max_count == nil or dead_max_age == nil then
+if max_count == nil or max_count < 1 or max_count > 1000 or visibility == nil or visibility < 1 then
     return bad_argument()
 end
 local now, now_us = clock()
 local events = {}
+-- Even an idle call checks the layout: a consumer of another version must hear of it before it
+-- sleeps until a due time it may have misread. With the two heads, an idle call costs four reads.
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 
--- Heads first: an idle call then costs four reads, nothing more.
 local lease_head = head_score(K.inflight)
 local lapsed = {}
 if lease_head and lease_head <= now then
@@ -44,7 +46,7 @@ if lease_head and lease_head <= now then
             local why = 'visibility timeout expired on attempt ' .. m.attempts
             if m.expire > 0 and m.expire <= now then
                 bury(id, m, member, now, 'expired', why, events)
-            elseif m.attempts >= m.max then
+            elseif m.attempts >= max_of(m.max, settings) then
                 bury(id, m, member, now, 'attempts exhausted', why, events)
             else
                 m.token = 0
@@ -67,7 +69,8 @@ local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
 local head_s = h[2]  -- the head's due time as Redis formats it
 local head = head_s and tonumber(head_s)
 local group, n1, rest = nil, 0, nil
-if head and head <= now then
+local paused = settings.paused == 1
+if head and head <= now and not paused then
     local c = redis.call('ZCOUNT', K.pending, head_s, head_s)
     if c > 1 then
         n1 = math.min(c, max_count)
@@ -121,6 +124,7 @@ if total > 0 then
                 attempts, max, expire, token, _, member_field, _, payload = fields(rec)
             end
             if member_field == '' then member_field = id end
+            if max == 0 then max = settings.max_attempts end
         end
         -- Delivered or dead, a message leaves cold or its block for msg.
         local from = rec and member_field == member and where and where[i]
@@ -189,7 +193,12 @@ if total > 0 then
     end
 end
 
-trim_dead(now, dead_max_count, dead_max_age)
+-- Retention: every call that adds dead letters trims, so the count bound always holds; an idle
+-- call leaves the age bound to the next call that moves something, and costs one read less.
+local dead_size = (#lapsed > 0 or total > 0) and redis.call('ZCARD', K.dead) or 0
+if dead_size > 0 then
+    trim_dead(now, settings.dead_max_count, settings.dead_max_age_ms, dead_size)
+end
 
 -- What this call moved changes the heads; otherwise the ones read above still hold. A head at or
 -- before now means more is due (the call took max_count, or swept SWEEP leases): call again at
@@ -199,6 +208,8 @@ if #lapsed > 0 or total > 0 then
     lease_head = head_score(K.inflight)
 end
 local next_ms = -1
-if head then next_ms = head end
+-- Paused, the pending messages are not this call's to report: the consumer sleeps until a
+-- resume wakes it (or its idle check), not until their due times.
+if head and not paused then next_ms = head end
 if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
 return {now, next_ms, deliveries, events}

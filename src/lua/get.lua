@@ -7,6 +7,8 @@
 --   'in_flight' or 'dead' and score as in list.lua.
 local id = ARGV[1]
 if id == nil then return bad_argument() end
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 local rec = find_record(id)
 if not rec then return {} end
 local m = decode(rec)
@@ -26,5 +28,5 @@ else
 end
 local due = m.due
 if state == 'scheduled' or state == 'ready' then due = tonumber(score) end
-return {state, tonumber(score or 0), m.attempts, m.max, m.expire, due, m.reason,
+return {state, tonumber(score or 0), m.attempts, max_of(m.max, settings), m.expire, due, m.reason,
         redis.call('HGET', K.err, id) or '', m.payload}

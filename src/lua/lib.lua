@@ -18,13 +18,16 @@
 --                           cold record each (see block_record); block .. '#' -> how many of
 --                           them are still pending. A block is named by its first message's id.
 --   KEYS[11] blockidx zset  block -> its first sequence number, to find the block of an id
+--   KEYS[12] settings hash  the queue's settings (SETTINGS below; absent fields take their
+--                           defaults) and 'layout', the version of this key layout and record
+--                           format (LAYOUT), which every script checks first
 -- A zset member is the message's 14-character sequence key followed by the caller's id, or just
 -- the sequence key when the id was generated (then the id is the sequence key). The sequence key
 -- sorts in send order, so messages due in the same millisecond leave in send order.
 local K = {
     msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
     err = KEYS[5], stats = KEYS[6], seq = KEYS[7], wake = KEYS[8], cold = KEYS[9],
-    blocks = KEYS[10], blockidx = KEYS[11],
+    blocks = KEYS[10], blockidx = KEYS[11], settings = KEYS[12],
 }
 
 local SEQ_LEN = 14
@@ -51,6 +54,65 @@ local BLOCK_MAX_BYTES = 65535
 -- BLOCK_PIN_BYTES per pending message, moves them to cold, one record each, and goes.
 local BLOCK_DISSOLVE = 16
 local BLOCK_PIN_BYTES = 4096
+
+-- The version of the key layout and record format these scripts read and write. A queue records
+-- it with its first send; a client of another version is refused with a clear error instead of
+-- misreading (and then rewriting) records it does not know, e.g. during a rolling upgrade.
+local LAYOUT = '1'
+
+-- The queue's settings, stored in KEYS[12] so that every client of the queue agrees on them, and
+-- their defaults. max_attempts applies to messages sent without their own (their record keeps 0,
+-- so a change applies to messages not yet out of attempts); the backoff to nacks without a
+-- delay; the retention bounds to the dead-letter set (0 disables one); paused stops fetch from
+-- leasing anything (sends go on).
+local SETTINGS = {'max_attempts', 'backoff_initial_ms', 'backoff_max_ms', 'backoff_multiplier',
+                  'backoff_jitter', 'dead_max_count', 'dead_max_age_ms', 'paused'}
+local SETTING_DEFAULTS = {
+    max_attempts = 25, backoff_initial_ms = 1000, backoff_max_ms = 3600000,
+    backoff_multiplier = 2, backoff_jitter = 0.2, dead_max_count = 100000,
+    dead_max_age_ms = 2592000000, paused = 0,
+}
+
+-- An error reply when `layout` (the queue's recorded version, or nil for none yet) is not
+-- LAYOUT; nil when the queue can be used.
+local function layout_error(layout)
+    if layout and layout ~= LAYOUT then
+        return redis.error_reply('ERR delayq layout: the queue has layout version ' .. layout
+            .. ' and this client speaks version ' .. LAYOUT
+            .. '; run one version of delayq on a queue')
+    end
+    return nil
+end
+
+local function check_layout()
+    return layout_error(redis.call('HGET', K.settings, 'layout'))
+end
+
+-- The queue's settings, defaults filled in; or nil and the layout error.
+local function read_settings()
+    local v = redis.call('HMGET', K.settings, 'layout', unpack(SETTINGS))
+    local err = layout_error(v[1])
+    if err then return nil, err end
+    local s = {layout = v[1]}
+    for i, name in ipairs(SETTINGS) do s[name] = tonumber(v[i + 1]) or SETTING_DEFAULTS[name] end
+    return s
+end
+
+-- A message's max attempts: its own, or with 0 in its record the queue's setting.
+local function max_of(max, settings)
+    if max == 0 then return settings.max_attempts end
+    return max
+end
+
+-- The backoff delay (ms) before retry `attempts` + 1, from the queue's settings: initial x
+-- multiplier^(attempts - 1), capped, spread by +-jitter. The clock's microseconds are random
+-- enough to keep the retries of many messages apart.
+local function backoff_ms(settings, attempts, now_us)
+    local base = math.min(settings.backoff_initial_ms
+        * settings.backoff_multiplier ^ (math.max(attempts, 1) - 1), settings.backoff_max_ms)
+    local spread = 1 + settings.backoff_jitter * (2 * (now_us % 1000000) / 1000000 - 1)
+    return math.max(0, math.min(math.floor(base * spread + 0.5), settings.backoff_max_ms))
+end
 
 -- Formats a number for a command argument: Lua's default "%.14g" would round 15-digit times.
 local function str(n)
@@ -407,8 +469,9 @@ end
 
 -- Retention of the dead-letter set: by age, then by count; 0 disables a bound. Bounded per call;
 -- every removal is counted in stats.dead_trimmed.
-local function trim_dead(now, max_count, max_age_ms)
-    local size = redis.call('ZCARD', K.dead)
+-- `size` is the set's size when the caller has read it already.
+local function trim_dead(now, max_count, max_age_ms, size)
+    size = size or redis.call('ZCARD', K.dead)
     if size == 0 then return end
     local victims = {}
     if max_age_ms > 0 then

@@ -16,6 +16,8 @@ if limit == nil or limit < 1 or limit > 1000 or (after_score ~= '' and uint(afte
     or (after_score == '') ~= (after_member == '') then
     return bad_argument()
 end
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 local now = clock()
 local set = K.pending
 if state == 'in_flight' then
@@ -87,7 +89,7 @@ for i = 1, #page, 2 do
         items[n + 1] = id
         items[n + 2] = tonumber(page[i + 1])
         items[n + 3] = m.attempts
-        items[n + 4] = m.max
+        items[n + 4] = max_of(m.max, settings)
         items[n + 5] = m.expire
         items[n + 6] = m.due
         if set == K.pending then items[n + 6] = items[n + 2] end

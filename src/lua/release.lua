@@ -5,6 +5,8 @@
 -- ARGV: the lease of each message (1 to 1000, see ack.lua).
 -- Returns: one integer per lease: 1 released, 0 lease lost.
 if #ARGV == 0 or #ARGV > 1000 then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local head = head_due()
 local out, earliest, released = {}, nil, 0

@@ -9,6 +9,8 @@
 -- Errors: 'ERR delayq: the due time would fall after the year 9999' (nothing changes).
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local due = now + delay
 if at ~= '' then

@@ -6,6 +6,8 @@
 --   scheduled counts pending messages not yet due; ready those due and waiting for a consumer.
 --   oldest_due_ms and next_future_due_ms are -1 when there is no such message.
 --   totals: flat name, value pairs (sent, delivered, acked, retried, dead_lettered, expired, ...)
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local all = redis.call('ZCARD', K.pending)
 local ready = redis.call('ZCOUNT', K.pending, '-inf', str(now))

@@ -80,13 +80,11 @@ class RedisTest : public ::testing::Test {
     RedisServer& server() { return *server_; }
 
     Queue queue(const std::string& name = "q", QueueOptions options = {}) {
-        options_[name] = options;
         return client_->queue(name, options);
     }
-    // The operator's and the consumer's roles of a queue this test made with queue(), with the
-    // same options: most tests play all three roles.
-    QueueAdmin admin(const Queue& q) { return client_->admin(q.name(), options_[q.name()]); }
-    Leases leases(const Queue& q) { return client_->leases(q.name(), options_[q.name()]); }
+    // The operator's and the consumer's roles of a queue: most tests play all three roles.
+    QueueAdmin admin(const Queue& q) { return client_->admin(q.name()); }
+    Leases leases(const Queue& q) { return client_->leases(q.name()); }
 
     // Every key of the queue, sorted.
     std::vector<std::string> queue_keys(const std::string& name = "q") const {
@@ -95,7 +93,7 @@ class RedisTest : public ::testing::Test {
 
     // What must be left once every message of the queue is gone.
     static std::vector<std::string> empty_queue_keys(const std::string& name = "q") {
-        return {queue_key(name, "seq"), queue_key(name, "stats")};
+        return {queue_key(name, "seq"), queue_key(name, "settings"), queue_key(name, "stats")};
     }
 
     // Blocks until the Redis clock has passed `t`.
@@ -131,7 +129,6 @@ class RedisTest : public ::testing::Test {
 
     std::unique_ptr<RedisServer> server_;
     std::optional<Client> client_;
-    std::map<std::string, QueueOptions> options_;  // what queue() was given, by name
 };
 
 }  // namespace delayq::test

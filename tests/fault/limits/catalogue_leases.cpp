@@ -101,7 +101,7 @@ void visibility_rows(Rows& rows) {
     rows.push_back({"consumer", "NaN backoff multiplier", Verdict::kInvalid, "backoff needs",
                     send_ready, [](CatalogueEnv& e) {
                         ConsumerOptions o;
-                        o.backoff.multiplier = std::numeric_limits<double>::quiet_NaN();
+                        o.backoff = Backoff{.multiplier = std::numeric_limits<double>::quiet_NaN()};
                         Consumer c(
                             e.leases, [](const Delivery&) -> Outcome { return Ack{}; }, o);
                         c.start();
@@ -137,7 +137,7 @@ void visibility_rows(Rows& rows) {
                     "shutdown_timeout", send_ready,
                     consumer_with({.shutdown_timeout = Duration(kMaxTimeMs)})});
     rows.push_back({"consumer", "infinite backoff max", Verdict::kInvalid, "backoff", send_ready,
-                    consumer_with({.backoff = {.initial = 1s, .max = Duration::max()}})});
+                    consumer_with({.backoff = Backoff{.initial = 1s, .max = Duration::max()}})});
     rows.push_back(
         {"consumer", "infinite backoff multiplier", Verdict::kValid, "", {}, [](CatalogueEnv&) {
              const Backoff b{.initial = 1s, .max = 1h, .multiplier = HUGE_VAL, .jitter = 0};

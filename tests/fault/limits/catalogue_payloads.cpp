@@ -133,8 +133,8 @@ void payload_rows(Rows& rows) {
 void attempts_rows(Rows& rows) {
     rows.push_back(
         {"max_attempts", "0: the queue's default", Verdict::kValid, "", {}, [](CatalogueEnv& e) {
-             Queue q = e.client.queue(e.q.name(), {.default_max_attempts = 3});
-             const SendResult s = q.send("x", {.max_attempts = 0});
+             e.admin.update_settings({.max_attempts = 3});
+             const SendResult s = e.q.send("x", {.max_attempts = 0});
              EXPECT_EQ(e.admin.get(s.id)->max_attempts, 3);
          }});
     // The command line takes an explicit count only: leaving the option out is the default.
@@ -237,11 +237,11 @@ void attempts_rows(Rows& rows) {
                     "\"max_attempts\" must be an integer from 1 to 1000000"});
     rows.push_back(
         {"max_attempts",
-         "queue default 0",
+         "queue setting 0",
          Verdict::kInvalid,
-         "default_max_attempts must be from 1 to 1000000",
+         "max_attempts must be from 1 to 1000000",
          {},
-         [](CatalogueEnv& e) { e.client.queue(e.q.name(), {.default_max_attempts = 0}); }});
+         [](CatalogueEnv& e) { e.admin.update_settings({.max_attempts = 0}); }});
 }
 
 void batch_rows(Rows& rows) {

@@ -147,7 +147,7 @@ class Soak {
                             .prefetch = 8,
                             .max_batch = 50,
                             .visibility_timeout = 10s,
-                            .backoff = {.initial = 5ms, .max = 50ms},
+                            .backoff = Backoff{.initial = 5ms, .max = 50ms},
                             .idle_check = 200ms});
         consumers_[slot]->start();
     }
