@@ -14,8 +14,8 @@ namespace delayq::detail {
 // contract in src/lua/lib.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
 inline constexpr std::array<std::string_view, 12> kKeySuffixes = {
-    "msg",  "pending", "inflight", "dead",     "err",     "stats",
-    "seq",  "wake",    "cold",     "blocks",   "blockidx", "settings"};
+    "msg", "pending", "inflight", "dead",   "err",      "stats",
+    "seq", "wake",    "cold",     "blocks", "blockidx", "settings"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 7;

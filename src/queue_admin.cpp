@@ -6,8 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "delayq/error.hpp"
 #include "codec/settings.hpp"
+#include "delayq/error.hpp"
 #include "queue_core.hpp"
 #include "validate.hpp"
 

@@ -13,10 +13,7 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       name_(std::move(name)),
       options_(options),
       keys_(make_keys(name_)),
-      send_target_{client_->pool(),
-                   keys_,
-                   name_,
-                   {options_.max_payload_bytes}},
+      send_target_{client_->pool(), keys_, name_, {options_.max_payload_bytes}},
       coalescer_(send_target_) {}
 
 std::vector<SendResult> QueueCore::send(Connection& conn,

@@ -119,7 +119,8 @@ void validate_consumer_options(const ConsumerOptions& options) {
 void validate_backoff(const Backoff& b) {
     if (b.initial.count() < 0 || b.max < b.initial || !(b.multiplier >= 1.0) ||
         !(b.multiplier <= kMaxBackoffMultiplier) || !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
-        invalid("backoff", "needs 0 <= initial <= max, 1 <= multiplier <= 1e9 and jitter in [0, 1]");
+        invalid("backoff",
+                "needs 0 <= initial <= max, 1 <= multiplier <= 1e9 and jitter in [0, 1]");
     }
     validate_delay(b.max, "backoff max");
 }

@@ -113,7 +113,8 @@ TEST_F(ValidationTest, BadQueueOptionsAreRefused) {
 TEST_F(ValidationTest, BadSettingsAreRefused) {
     QueueAdmin a = client().admin("q");
     EXPECT_THROW(a.update_settings({.max_attempts = 0}), InvalidArgument);
-    EXPECT_THROW(a.update_settings({.backoff = Backoff{.initial = 2s, .max = 1s}}), InvalidArgument);
+    EXPECT_THROW(a.update_settings({.backoff = Backoff{.initial = 2s, .max = 1s}}),
+                 InvalidArgument);
     EXPECT_THROW(a.update_settings({.dead_max_age = -1ms}), InvalidArgument);
     EXPECT_EQ(server().dbsize(), 0);
 }

@@ -47,7 +47,7 @@ enum class DeleteStatus { kDeleted, kInFlight };
 
 struct DeleteResult {
     DeleteStatus status = DeleteStatus::kDeleted;
-    std::size_t pending = 0;  // messages deleted (kDeleted)
+    std::size_t pending = 0;    // messages deleted (kDeleted)
     std::size_t in_flight = 0;  // deleted, or (kInFlight) the leases that stopped the delete
     std::size_t dead = 0;
 };

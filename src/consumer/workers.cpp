@@ -26,8 +26,8 @@ Completion Worker::handle(const Delivery& delivery) {
     // Without a backoff of the consumer's own, no delay: the script applies the queue's.
     auto backoff = [&]() -> std::optional<Duration> {
         if (!s.options.backoff) return std::nullopt;
-        return s.options.backoff->delay_for(
-            delivery.attempt(), std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
+        return s.options.backoff->delay_for(delivery.attempt(),
+                                            std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
     };
     try {
         Outcome outcome = s.handler(delivery);

@@ -235,13 +235,12 @@ void attempts_rows(Rows& rows) {
                     {"send", "@Q", "--file", "-"},
                     "{\"payload\": \"x\", \"max_attempts\": 0}\n",
                     "\"max_attempts\" must be an integer from 1 to 1000000"});
-    rows.push_back(
-        {"max_attempts",
-         "queue setting 0",
-         Verdict::kInvalid,
-         "max_attempts must be from 1 to 1000000",
-         {},
-         [](CatalogueEnv& e) { e.admin.update_settings({.max_attempts = 0}); }});
+    rows.push_back({"max_attempts",
+                    "queue setting 0",
+                    Verdict::kInvalid,
+                    "max_attempts must be from 1 to 1000000",
+                    {},
+                    [](CatalogueEnv& e) { e.admin.update_settings({.max_attempts = 0}); }});
 }
 
 void batch_rows(Rows& rows) {
