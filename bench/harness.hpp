@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "delayq/delayq.hpp"
+#include "redis/url.hpp"
 #include "support/redis_server.hpp"
 
 struct redisContext;
@@ -30,18 +31,8 @@ using Json = nlohmann::ordered_json;
 using SteadyClock = std::chrono::steady_clock;
 using SystemClock = std::chrono::system_clock;
 
-// Where the probe connects: host and port, or a unix socket, plus password and db.
-struct Endpoint {
-    std::string host = "127.0.0.1";
-    int port = 6379;
-    std::string unix_path;
-    std::string user;
-    std::string password;
-    int db = 0;
-};
-
-// Parses redis://[user:password@]host[:port][/db] and unix:///path[?db=N].
-Endpoint parse_endpoint(std::string_view url);
+// Where the probe connects: the library's own endpoint and URL parser (detail::parse_url).
+using Endpoint = detail::Endpoint;
 
 // A reply, flattened: the tests' type, so that one converter from hiredis serves both.
 using RawReply = test::RawReply;

@@ -242,7 +242,7 @@ int run(const Settings& settings) {
         url = server->url();
         note("started redis-server on " + url);
     }
-    Probe probe(parse_endpoint(url));
+    Probe probe(detail::parse_url(url));
     Context ctx(settings, url, probe);
     emit(Json{{"mode", "env"},
               {"variant", "machine"},
