@@ -170,6 +170,11 @@ struct Settings {
     // profile: a shell command run before and after each phase, "{}" replaced by the phase's
     // name (e.g. "callgrind_control --dump={} PID" for a redis-server under callgrind).
     std::string phase_hook;
+    // precision: seconds of sending per run, the spread of due times after each send, and the
+    // rates (msgs/s) to run at instead of 10/50/80 % of the measured maximum e2e rate.
+    double precision_seconds = 60;
+    double precision_spread_s = 10;
+    std::vector<double> precision_rates;
 };
 
 class Context {
