@@ -106,6 +106,8 @@ struct MachineCpu {
     double steal_s = 0;
 };
 MachineCpu machine_cpu();
+// The 1-minute load average (/proc/loadavg): the machine is shared, and long runs say how busy.
+double load_average_1m();
 
 // A measured interval: wall time, Redis CPU, commands and memory, and this process's CPU.
 class Window {

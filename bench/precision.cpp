@@ -111,6 +111,7 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     const double seconds = ctx.quick() ? std::min(s.precision_seconds, 2.0) : s.precision_seconds;
     const int spread_ms = static_cast<int>((ctx.quick() ? 1.0 : s.precision_spread_s) * 1000);
     const std::string queue = ctx.fresh_queue("precision");
+    const double load_before = load_average_1m();
     const ClockOffset off = measure_clock_offset(probe);
     const std::int64_t start_ms = probe.time_us() / 1000;
     Recorder rec(off, start_ms + spread_ms, start_ms + static_cast<std::int64_t>(seconds * 1000));
@@ -196,6 +197,8 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
                           out["queue_left"].get<std::size_t>() == 0;
     window.add_redis_fields(out, static_cast<double>(sent), false);
     out.erase("cmdstats");
+    out["loadavg_1m_before"] = load_before;
+    out["loadavg_1m_after"] = load_average_1m();
     out["clock_offset_us"] = off.offset_us;
     out["clock_offset_uncertainty_us"] = off.uncertainty_us;
     out["clock_offset_drift_us"] = off_after.offset_us - off.offset_us;
