@@ -176,6 +176,7 @@ struct Settings {
     // rates (msgs/s) to run at instead of 10/50/80 % of the measured maximum e2e rate.
     double precision_seconds = 60;
     double precision_spread_s = 10;
+    int precision_tick_ms = 1;
     std::vector<double> precision_rates;
 };
 

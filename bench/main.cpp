@@ -43,6 +43,7 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --duration S         precision: seconds of steady sending per run (default 60; --quick: 2)
   --spread S           precision: due times uniform over 0..S seconds after each send
                        (default 10; --quick: 1)
+  --tick-ms N          precision: producers send every N ms what the schedule owes (default 1)
   --rate LIST          precision: msgs/s to run at, e.g. 20k,100k (default: 10, 50 and 80 %
                        of the maximum e2e rate, measured first; --quick: of at most 5000)
   --data-dir DIR       write latency samples and backlog rates there for bench/plot.sh
@@ -119,6 +120,8 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.precision_seconds = std::max(0.1, std::stod(value()));
         } else if (a == "--spread") {
             s.precision_spread_s = std::max(0.0, std::stod(value()));
+        } else if (a == "--tick-ms") {
+            s.precision_tick_ms = std::clamp(std::stoi(value()), 1, 1000);
         } else if (a == "--rate") {
             for (const auto& x : split(value())) {
                 const auto r = static_cast<double>(parse_count(x));
