@@ -18,6 +18,7 @@ void run_memory(Context& ctx);
 void run_backlog(Context& ctx);
 void run_idle(Context& ctx);
 void run_profile(Context& ctx);
+void run_precision(Context& ctx);
 
 // A send before any measured window, so that script loading is not measured.
 void warm_up(Context& ctx);
