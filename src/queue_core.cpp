@@ -1,5 +1,6 @@
 #include "queue_core.hpp"
 
+#include "codec/common.hpp"
 #include "codec/fetch.hpp"
 #include "codec/inspect.hpp"
 #include "codec/lease.hpp"
@@ -49,7 +50,7 @@ std::vector<LeaseResult> QueueCore::release(Connection& conn, std::span<const Le
 }
 
 CancelResult QueueCore::cancel(Connection& conn, std::string_view id) {
-    const ScriptArgs args = manage_codec::encode_cancel(id);
+    const ScriptArgs args = encode_id(id);
     return manage_codec::decode_cancel(run_script(conn, scripts::kCancel, keys_, args));
 }
 
@@ -60,7 +61,7 @@ RescheduleResult QueueCore::reschedule(Connection& conn, std::string_view id,
 }
 
 std::optional<MessageInfo> QueueCore::get(Connection& conn, std::string_view id) {
-    const ScriptArgs args = inspect_codec::encode_get(id);
+    const ScriptArgs args = encode_id(id);
     return inspect_codec::decode_get(run_script(conn, scripts::kGet, keys_, args), id);
 }
 

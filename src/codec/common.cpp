@@ -4,6 +4,7 @@
 #include <string>
 
 #include "delayq/error.hpp"
+#include "validate.hpp"
 
 namespace delayq::detail {
 
@@ -14,6 +15,13 @@ std::int64_t decimal(std::string_view text, const char* what) {
         throw ServerError(std::string(what) + " is not an integer: " + std::string(text));
     }
     return n;
+}
+
+ScriptArgs encode_id(std::string_view id) {
+    validate_id(id);
+    ScriptArgs args;
+    args.add(id);
+    return args;
 }
 
 }  // namespace delayq::detail

@@ -88,13 +88,6 @@ enum StatsField : std::size_t {
 
 }  // namespace
 
-ScriptArgs encode_get(std::string_view id) {
-    validate_id(id);
-    ScriptArgs args;
-    args.add(id);
-    return args;
-}
-
 std::optional<MessageInfo> decode_get(const Reply& reply, std::string_view id) {
     const auto& f = reply.as_array();
     if (f.empty()) return std::nullopt;

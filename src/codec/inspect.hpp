@@ -11,7 +11,6 @@
 // scripts' headers.
 namespace delayq::detail::inspect_codec {
 
-ScriptArgs encode_get(std::string_view id);  // throws InvalidArgument
 std::optional<MessageInfo> decode_get(const Reply& reply, std::string_view id);
 
 ScriptArgs encode_list(State state, const PageRequest& page);  // throws InvalidArgument

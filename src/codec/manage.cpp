@@ -19,13 +19,6 @@ constexpr std::size_t kDeadLeft = 1;
 
 }  // namespace
 
-ScriptArgs encode_cancel(std::string_view id) {
-    validate_id(id);
-    ScriptArgs args;
-    args.add(id);
-    return args;
-}
-
 CancelResult decode_cancel(const Reply& reply) {
     const std::string& status = reply.as_string();
     if (status == "cancelled") return CancelResult::kCancelled;

@@ -15,7 +15,6 @@
 // and the dead-letter scripts dead_requeue.lua and dead_purge.lua. Contracts in their headers.
 namespace delayq::detail::manage_codec {
 
-ScriptArgs encode_cancel(std::string_view id);  // throws InvalidArgument
 CancelResult decode_cancel(const Reply& reply);
 
 // Due at `at_ms` (unix ms) or, without it, `delay` from now; throws InvalidArgument.
