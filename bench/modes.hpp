@@ -55,6 +55,14 @@ struct ConsumerConfig {
     std::size_t concurrency = 1;
     std::optional<std::size_t> prefetch{};  // unset: the library's automatic prefetch
     std::size_t max_batch = 100;
+
+    ConsumerOptions options() const {
+        ConsumerOptions o;
+        o.concurrency = concurrency;
+        o.prefetch = prefetch;
+        o.max_batch = max_batch;
+        return o;
+    }
 };
 
 // One end-to-end run: `send(at)` puts n messages due at `at` (Redis clock) into `queue`; then a

@@ -127,17 +127,13 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     Recorder rec(off, start_ms + spread_ms, start_ms + static_cast<std::int64_t>(seconds * 1000));
 
     Client client(ctx.url());
-    ConsumerOptions o;
-    o.concurrency = cfg.concurrency;
-    o.prefetch = cfg.prefetch;
-    o.max_batch = cfg.max_batch;
     Consumer consumer(
         client.leases(queue),
         [&rec](const Delivery& d) -> Outcome {
             rec.record(d, local_now_us());
             return Ack{};
         },
-        o);
+        cfg.options());
     consumer.start();
 
     const std::size_t producers = s.batch_producers;
