@@ -53,14 +53,18 @@ std::string lease_member(std::uint64_t token, std::string_view id) {
     return out;
 }
 
-std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease) {
+std::optional<std::pair<std::uint64_t, std::string_view>> parse_lease(std::string_view lease) {
+    if (lease.size() <= kSeqLen || !is_sequence_key(lease.substr(0, kSeqLen))) return std::nullopt;
     std::uint64_t token = 0;
-    const char* key_end = lease.data() + std::min(kSeqLen, lease.size());
-    const auto [end, ec] = std::from_chars(lease.data(), key_end, token, 16);
-    if (lease.size() <= kSeqLen || ec != std::errc() || end != key_end) {
-        throw ServerError("not a lease: " + std::string(lease));
-    }
-    return {token, lease.substr(kSeqLen)};
+    const auto [end, ec] = std::from_chars(lease.data(), lease.data() + kSeqLen, token, 16);
+    if (ec != std::errc() || token == 0) return std::nullopt;
+    return std::pair{token, lease.substr(kSeqLen)};
+}
+
+std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease) {
+    auto parts = parse_lease(lease);
+    if (!parts) throw ServerError("not a lease: " + std::string(lease));
+    return *parts;
 }
 
 }  // namespace delayq::detail

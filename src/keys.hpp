@@ -13,9 +13,9 @@ namespace delayq::detail {
 // all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
 // contract in src/lua/lib.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
-inline constexpr std::array<std::string_view, 11> kKeySuffixes = {
-    "msg", "pending", "inflight", "dead",   "err",     "stats",
-    "seq", "wake",    "cold",     "blocks", "blockidx"};
+inline constexpr std::array<std::string_view, 12> kKeySuffixes = {
+    "msg", "pending", "inflight", "dead",   "err",      "stats",
+    "seq", "wake",    "cold",     "blocks", "blockidx", "settings"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 7;
@@ -42,7 +42,10 @@ bool is_sequence_key(std::string_view text);
 // itself spares every script a number parse and a string.format per message.
 std::string lease_member(std::uint64_t token, std::string_view id);
 
-// The token and the id of a lease; throws ServerError when `lease` is not one.
+// The token and the id of a lease; nullopt when `lease` is not one (a token of 14 lowercase hex
+// digits, not 0, then at least one byte of id; the id itself is not checked).
+std::optional<std::pair<std::uint64_t, std::string_view>> parse_lease(std::string_view lease);
+// The same for a lease a script sent: throws ServerError when it is not one.
 std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease);
 
 }  // namespace delayq::detail

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "delayq/options.hpp"
+#include "delayq/queue_admin.hpp"
 
 namespace delayq::detail {
 
@@ -18,6 +19,7 @@ inline constexpr int kMaxAttemptsLimit = 1'000'000;
 // The longest durations a Consumer accepts for its timers (100 years of 365 days).
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
 inline constexpr std::size_t kMaxDeadCount = 1'000'000'000'000;
+inline constexpr double kMaxBackoffMultiplier = 1e9;  // as settings.lua allows
 
 // Each throws InvalidArgument with a message that names the problem.
 void validate_queue_name(std::string_view name);
@@ -32,5 +34,7 @@ std::int64_t validate_visibility(Duration visibility);
 void validate_send(const SendOptions& options);
 void validate_queue_options(const QueueOptions& options);
 void validate_consumer_options(const ConsumerOptions& options);
+void validate_backoff(const Backoff& backoff);
+void validate_settings_update(const SettingsUpdate& update);
 
 }  // namespace delayq::detail

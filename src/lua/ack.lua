@@ -10,11 +10,15 @@
 --   or message gone.
 -- @include lib/constants.lua
 -- @include lib/util.lua
+-- @include lib/keys.lua
 -- @include lib/lease.lua
 -- @include lib/record.lua
+-- @include lib/settings.lua
 
 local n = #ARGV
 if n == 0 or n > MAX_BATCH then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local ids, out = {}, n
 for i = 1, n do ids[i] = ARGV[i]:sub(SEQ_LEN + 1) end
 -- One ZREM for the whole batch. When it removed every lease, all were held: the usual case,

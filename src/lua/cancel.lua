@@ -9,9 +9,12 @@
 -- @include lib/record.lua
 -- @include lib/find.lua
 -- @include lib/blocks.lua
+-- @include lib/settings.lua
 
 local id = ARGV[1]
 if id == nil then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local rec, hash, block = find_record(id)
 if not rec then return 'not_found' end
 local m = decode(rec)

@@ -12,11 +12,14 @@
 -- @include lib/record.lua
 -- @include lib/dead.lua
 -- @include lib/wake.lua
+-- @include lib/settings.lua
 
 local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
     return bad_argument()
 end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local members = dead_members({unpack(ARGV, 2)}, limit)
 local now = clock()
 local head = head_due()

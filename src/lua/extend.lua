@@ -6,12 +6,15 @@
 -- @include lib/constants.lua
 -- @include lib/util.lua
 -- @include lib/keys.lua
+-- @include lib/settings.lua
 
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1
 if visibility == nil or visibility < 1 or n < 1 or n > MAX_BATCH then
     return bad_argument()
 end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local deadline = now + visibility
 local leases = {unpack(ARGV, 2)}

@@ -10,8 +10,11 @@
 -- @include lib/lease.lua
 -- @include lib/record.lua
 -- @include lib/wake.lua
+-- @include lib/settings.lua
 
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local head = head_due()
 local out, earliest, released = {}, nil, 0

@@ -13,9 +13,12 @@
 -- @include lib/record.lua
 -- @include lib/find.lua
 -- @include lib/wake.lua
+-- @include lib/settings.lua
 
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local due = now + delay
 if at ~= '' then

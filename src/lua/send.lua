@@ -12,7 +12,8 @@
 --                    '1': each message is two values, id then payload (id '' = generate one)
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
 --   delay_ms         delay after the Redis server's now, ms
---   max_attempts     deliveries allowed before dead-lettering, >= 1
+--   max_attempts     deliveries allowed before dead-lettering, or 0 for the queue's setting
+--                    (kept as 0 in the record, so that a change of the setting applies)
 --   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
 --                    (must be 0 when with_ids is '0')
 -- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now, or to blocks
@@ -34,6 +35,7 @@
 -- @include lib/find.lua
 -- @include lib/blocks.lua
 -- @include lib/wake.lua
+-- @include lib/settings.lua
 
 -- A message sent due more than this far ahead keeps its record in the cold hash until it is
 -- first delivered: a backlog of far-future messages then leaves the msg hash, which every
@@ -52,7 +54,7 @@ while i <= #ARGV do
     local count, with_ids = uint(ARGV[i]), ARGV[i + 1] == '1'
     local delay, max, expire_after = uint(ARGV[i + 3]), uint(ARGV[i + 4]), uint(ARGV[i + 5])
     if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
-        or max == nil or max < 1 or expire_after == nil or (not with_ids and expire_after > 0) then
+        or max == nil or expire_after == nil or (not with_ids and expire_after > 0) then
         return bad_argument()
     end
     local due = now + delay
@@ -84,6 +86,9 @@ while i <= #ARGV do
     if n > MAX_BATCH then return bad_argument() end
 end
 if n < 1 or i ~= #ARGV + 1 then return bad_argument() end
+local layout = redis.call('HGET', K.settings, 'layout')
+local layout_err = layout_error(layout)
+if layout_err then return layout_err end
 
 local head = head_due()
 local first = take_seq(n, now_us)
@@ -236,6 +241,8 @@ for _, run in ipairs(runs) do
 end
 
 if w > 0 then
+    -- The queue's first send records the layout its records are written in.
+    if not layout then redis.call('HSET', K.settings, 'layout', LAYOUT) end
     if #hot > 0 then redis.call('HSET', K.msg, unpack(hot)) end
     if #cold > 0 then redis.call('HSET', K.cold, unpack(cold)) end
     if #blocks > 0 then

@@ -9,7 +9,10 @@
 -- @include lib/util.lua
 -- @include lib/keys.lua
 -- @include lib/wake.lua
+-- @include lib/settings.lua
 
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local all = redis.call('ZCARD', K.pending)
 local ready = redis.call('ZCOUNT', K.pending, '-inf', str(now))

@@ -23,10 +23,11 @@ TEST_F(ManageTest, CancelDeletesAWaitingMessage) {
 TEST_F(ManageTest, CancelOfAMissingInFlightOrDeadMessageExitsOne) {
     delayq::Client client(redis_.url());
     auto q = client.queue("q");
+    auto leases = client.leases("q");
     q.send("x", {.id = "flying"});
-    ASSERT_EQ(q.fetch(1, 1h).deliveries.size(), 1U);
+    ASSERT_EQ(leases.fetch(1, 1h).deliveries.size(), 1U);
     q.send("y", {.id = "dead", .max_attempts = 1});
-    q.reject(q.fetch(1, 1h).deliveries.at(0), delayq::Reject{});
+    leases.reject(leases.fetch(1, 1h).deliveries.at(0).lease(), delayq::Reject{});
     const std::string before = fingerprint();
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"nobody", "no message nobody"}, {"flying", "in flight"}, {"dead", "dead letter"}};

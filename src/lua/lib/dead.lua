@@ -45,8 +45,9 @@ end
 
 -- Retention of the dead-letter set: by age, then by count; 0 disables a bound. Bounded per call;
 -- every removal is counted in stats.dead_trimmed.
-local function trim_dead(now, max_count, max_age_ms)
-    local size = redis.call('ZCARD', K.dead)
+-- `size` is the set's size when the caller has read it already.
+local function trim_dead(now, max_count, max_age_ms, size)
+    size = size or redis.call('ZCARD', K.dead)
     if size == 0 then return end
     local victims = {}
     if max_age_ms > 0 then

@@ -18,11 +18,14 @@
 --                           cold record each (see lib/blocks.lua); block .. '#' -> how many of
 --                           them are still pending. A block is named by its first message's id.
 --   KEYS[11] blockidx zset  block -> its first sequence number, to find the block of an id
+--   KEYS[12] settings hash  the queue's settings (SETTINGS in lib/settings.lua; absent fields
+--                           take their defaults) and 'layout', the version of this key layout
+--                           and record format (LAYOUT), which every script checks first
 -- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
 -- just the sequence key when the id was generated (then the id is the sequence key). The
 -- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
 local K = {
     msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
     err = KEYS[5], stats = KEYS[6], seq = KEYS[7], wake = KEYS[8], cold = KEYS[9],
-    blocks = KEYS[10], blockidx = KEYS[11],
+    blocks = KEYS[10], blockidx = KEYS[11], settings = KEYS[12],
 }
