@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "delayq/error.hpp"
+#include "shared_constants.hpp"
 
 namespace delayq::detail {
 
@@ -28,14 +29,11 @@ std::optional<std::string> queue_of_stats_key(std::string_view key) {
     return std::string(key.substr(kHead.size(), key.size() - kHead.size() - kTail.size()));
 }
 
-namespace {
-constexpr std::size_t kSeqLen = 14;  // SEQ_LEN in lib.lua
-}  // namespace
-
 std::string sequence_key(std::uint64_t n) {
     std::array<char, 24> hex{};
     const int len =
-        std::snprintf(hex.data(), hex.size(), "%014llx", static_cast<unsigned long long>(n));
+        std::snprintf(hex.data(), hex.size(), "%0*llx", static_cast<int>(kSeqLen),
+                      static_cast<unsigned long long>(n));
     // No script hands out such a number; '' is a key no message can have.
     if (len != static_cast<int>(kSeqLen)) return {};
     return std::string(hex.data(), kSeqLen);

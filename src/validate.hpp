@@ -7,14 +7,12 @@
 
 #include "delayq/options.hpp"
 #include "delayq/queue_admin.hpp"
+#include "shared_constants.hpp"  // kMaxBatch, kMaxTimeMs
 
 namespace delayq::detail {
 
 inline constexpr std::size_t kMaxNameBytes = 200;
-inline constexpr std::size_t kMaxBatch = 1000;
 inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut to this
-// 9999-12-31T23:59:59.999Z in unix ms: later times are refused as absurd.
-inline constexpr std::int64_t kMaxTimeMs = 253'402'300'799'999;
 inline constexpr int kMaxAttemptsLimit = 1'000'000;
 // The longest durations a Consumer accepts for its timers (100 years of 365 days).
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;

@@ -12,7 +12,7 @@
 namespace delayq::detail::settings_codec {
 namespace {
 
-// The settings' names in the script (SETTINGS in lib.lua).
+// The settings' names in the script (SETTINGS in src/lua/lib/settings.lua).
 constexpr std::string_view kMaxAttempts = "max_attempts";
 constexpr std::string_view kBackoffInitial = "backoff_initial_ms";
 constexpr std::string_view kBackoffMax = "backoff_max_ms";
