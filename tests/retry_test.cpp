@@ -133,6 +133,21 @@ TEST_F(RetryTest, ReleasedMessageKeepsItsPlaceInLine) {
     EXPECT_EQ(f.deliveries[1].id(), b.id);
 }
 
+// Redis lost the record of a leased message (a stray HDEL, a partial restore): releasing the lease
+// drops an orphan, counted as nack and the fetch sweep count theirs, so that every message sent
+// stays accounted for in the totals.
+TEST_F(RetryTest, ReleaseOfALeaseWhoseRecordVanishedCountsTheOrphan) {
+    Queue q = queue();
+    const auto [s, d] = send_and_fetch(q, "x");
+    ASSERT_EQ(server().integer({"HDEL", queue_key("q", "msg"), s.id}), 1);
+    EXPECT_EQ(leases(q).release(lease_of(d)).status, LeaseStatus::kLost);
+    const QueueStats st = admin(q).stats();
+    EXPECT_EQ(st.in_flight, 0u);
+    EXPECT_EQ(st.totals.released, 0u);
+    EXPECT_EQ(st.totals.orphans_removed, 1u);
+    EXPECT_EQ(st.totals.sent, st.totals.orphans_removed);
+}
+
 TEST_F(RetryTest, IndexEntriesWithoutARecordAreDroppedAndCounted) {
     Queue q = queue();
     send_many(q, 3);
@@ -202,6 +217,30 @@ TEST_F(RetryTest, UnfetchedMessagePastItsExpiryIsDeadLettered) {
     EXPECT_EQ(st.totals.expired, 1u);
     EXPECT_EQ(st.totals.dead_lettered, 1u);
     EXPECT_EQ(st.totals.delivered, 0u);
+}
+
+// A message dead-lettered by its expiry before its first delivery keeps its due time: get and list
+// show it, and a later send of its id reports it as the duplicate's due time (not 1970).
+TEST_F(RetryTest, MessageExpiredBeforeDeliveryKeepsItsDueTime) {
+    Queue q = queue();
+    const SendResult s = q.send("x", {.delay = 20ms, .id = "e1", .expire_after = 50ms});
+    wait_for_server_time_after(s.due + 50ms);
+    const FetchResult f = leases(q).fetch(10, 30s);
+    EXPECT_TRUE(f.deliveries.empty());
+    ASSERT_EQ(f.dead_lettered.size(), 1u);
+    EXPECT_EQ(f.dead_lettered[0].reason, "expired");
+
+    const auto info = admin(q).get("e1");
+    ASSERT_TRUE(info);
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(ms(info->due), ms(s.due));
+    const std::vector<MessageInfo> dead = admin(q).list(State::kDead).messages;
+    ASSERT_EQ(dead.size(), 1u);
+    EXPECT_EQ(ms(dead[0].due), ms(s.due));
+
+    const SendResult again = q.send("y", {.id = "e1"});
+    EXPECT_TRUE(again.duplicate);
+    EXPECT_EQ(ms(again.due), ms(s.due));
 }
 
 TEST_F(RetryTest, InFlightMessagePastItsExpiryIsDeadLetteredWhenItsLeaseLapses) {

@@ -151,11 +151,17 @@ if total > 0 then
             local left = left_blocks[from.name] or {b = from, k = 0}
             left.k, left_blocks[from.name] = left.k + 1, left
         end
+        local due_s  -- the message's due time: its pending score, as Redis formats it
+        if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
-            bury(id, decode(rec), member, now, 'expired', nil, events)
+            -- Its record holds a due time only once delivered: a dead letter keeps the one it had
+            -- in pending, which get, list and a duplicate send report.
+            local m = decode(rec)
+            m.due = tonumber(due_s)
+            bury(id, m, member, now, 'expired', nil, events)
         else
             if token ~= 0 then
                 -- Only after data loss does a pending message still carry a lease: drop it.
@@ -164,8 +170,6 @@ if total > 0 then
                 rec = encode(m)
             end
             attempts = attempts + 1
-            local due_s
-            if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
             if due_s ~= last_due_s or attempts ~= run_attempts or max ~= run_max then
                 if due_s ~= last_due_s then
                     last_due_s, due_part = due_s, string.char(0xa0 + #due_s) .. due_s
