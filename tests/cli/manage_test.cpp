@@ -116,6 +116,20 @@ TEST_F(DeadTest, RequeueByIdAndAll) {
     EXPECT_EQ(peek("q", "ready").size(), 3U);
 }
 
+// An id named twice is one dead letter: counted once, and no "not dead letters" failure.
+TEST_F(DeadTest, RepeatedIdsCountOnce) {
+    make_dead(2);
+    CliResult r = cli({"dead", "requeue", "q", "d1", "d1"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "requeued 1 of 1\n");
+    r = cli({"dead", "purge", "q", "d2", "d2", "d2"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "purged 1 of 1\n");
+    EXPECT_EQ(redis_.zcard(queue_key("q", "dead")), 0);
+    EXPECT_EQ(stats("q")["totals"]["requeued"], 1);
+    EXPECT_EQ(stats("q")["totals"]["purged"], 1);
+}
+
 TEST_F(DeadTest, PurgeByIdAndAll) {
     make_dead(3);
     CliResult r = cli({"dead", "purge", "q", "d1"});
