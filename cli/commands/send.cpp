@@ -165,8 +165,9 @@ void add_send(CLI::App& app, Commands& out) {
         ->type_name("N")
         ->check(CLI::Range(1, 1'000'000));
     a->expire_opt = cmd->add_option("--expire-after", a->expire_after,
-                                    "Dead-letter it as expired if not delivered this long after "
-                                    "the send")
+                                    "No longer deliver it from this long after the send: it is "
+                                    "then dead-lettered as expired (a delivery under way may "
+                                    "still be acked)")
                         ->type_name("DUR");
     a->file_opt = cmd->add_option("--file", a->file,
                                   "Send JSON lines from this file (-: stdin), one message per "

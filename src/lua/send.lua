@@ -14,8 +14,10 @@
 --   delay_ms         delay after the Redis server's now, ms
 --   max_attempts     deliveries allowed before dead-lettering, or 0 for the queue's setting
 --                    (kept as 0 in the record, so that a change of the setting applies)
---   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
---                    (must be 0 when with_ids is '0')
+--   expire_after_ms  0 for never; else from now + this on, the message is no longer delivered:
+--                    the first fetch, nack or lapsed lease that meets it dead-letters it as
+--                    'expired' (a delivery under way may still be acked; design.md, Expiry).
+--                    Must be 0 when with_ids is '0'.
 -- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now, or to blocks
 -- for such a run of at least BLOCK_MIN generated ids (lib/blocks.lua).
 -- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
