@@ -240,7 +240,7 @@ TEST_F(SendTest, DuplicateReportsTheDueTimeTheMessageHasNow) {
     EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.at));
 }
 
-// A record that was never delivered is stored in a short shape (see decode in lib.lua): every
+// A record that was never delivered is stored in a short shape (see src/lua/lib/record.lua): every
 // shape must give back exactly what was sent, before and after a delivery.
 TEST_F(SendTest, EveryRecordShapeRoundTrips) {
     Queue q = queue();
