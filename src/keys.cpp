@@ -31,9 +31,8 @@ std::optional<std::string> queue_of_stats_key(std::string_view key) {
 
 std::string sequence_key(std::uint64_t n) {
     std::array<char, 24> hex{};
-    const int len =
-        std::snprintf(hex.data(), hex.size(), "%0*llx", static_cast<int>(kSeqLen),
-                      static_cast<unsigned long long>(n));
+    const int len = std::snprintf(hex.data(), hex.size(), "%0*llx", static_cast<int>(kSeqLen),
+                                  static_cast<unsigned long long>(n));
     // No script hands out such a number; '' is a key no message can have.
     if (len != static_cast<int>(kSeqLen)) return {};
     return std::string(hex.data(), kSeqLen);

@@ -63,8 +63,9 @@ void validate_send(const SendOptions& options) {
     if (options.id) {
         validate_id(*options.id);
         if (is_sequence_key(*options.id)) {
-            invalid("message id", "must not be " + std::to_string(kSeqLen) +
-                                      " lowercase hex digits: that form is reserved for generated ids");
+            invalid("message id",
+                    "must not be " + std::to_string(kSeqLen) +
+                        " lowercase hex digits: that form is reserved for generated ids");
         }
     }
     if (options.at && options.delay.count() != 0) {
