@@ -160,7 +160,7 @@ TEST_F(SendTest, CallerIdsOfTheGeneratedFormAreRefusedAndNothingWritten) {
 TEST_F(SendTest, GeneratedIdsKeepSortingAfterTheCounterIsLost) {
     Queue q = queue();
     const std::string before = q.send("a", {.delay = 1h}).id;
-    ASSERT_EQ(server().integer({"DEL", queue_key("q", "seq")}), 1);
+    ASSERT_EQ(server().integer({"HDEL", queue_key("q", "settings"), "seq"}), 1);
     const std::string after = q.send("b", {.delay = 1h}).id;
     EXPECT_GT(after, before);
     EXPECT_EQ(admin(q).get(before)->payload, "a");

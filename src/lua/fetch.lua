@@ -117,7 +117,7 @@ if total > 0 then
     local recs, where = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
     local left_blocks = {}  -- block name -> {b, k}: the block, its messages delivered or dead
-    local tokens = seq_keys(take_seq(total, now_us), total)
+    local tokens = seq_keys(take_seq(total, settings.seq, now_us), total)
     -- A leased record is the pending one with a lease tail (see fields in lib/record.lua), built
     -- in one concatenation from parts cached per call: most messages share their attempt number and
     -- their due time.

@@ -88,12 +88,14 @@ while i <= #ARGV do
     if n > MAX_BATCH then return bad_argument() end
 end
 if n < 1 or i ~= #ARGV + 1 then return bad_argument() end
-local layout = redis.call('HGET', K.settings, 'layout')
+-- The layout check and the sequence counter in one read.
+local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
+local layout = meta[1]
 local layout_err = layout_error(layout)
 if layout_err then return layout_err end
 
 local head = head_due()
-local first = take_seq(n, now_us)
+local first = take_seq(n, meta[2], now_us)
 local keys = seq_keys(first, n)
 
 -- A record in cmsgpack's bytes, built by concatenation: the options' part once per run, a

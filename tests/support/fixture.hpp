@@ -93,7 +93,7 @@ class RedisTest : public ::testing::Test {
 
     // What must be left once every message of the queue is gone.
     static std::vector<std::string> empty_queue_keys(const std::string& name = "q") {
-        return {queue_key(name, "seq"), queue_key(name, "settings"), queue_key(name, "stats")};
+        return {queue_key(name, "settings"), queue_key(name, "stats")};
     }
 
     // Blocks until the Redis clock has passed `t`.

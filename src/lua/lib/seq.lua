@@ -31,15 +31,16 @@ local function seq_keys(first, n)
     return keys
 end
 
--- Reserves count consecutive sequence numbers and returns the first. The counter never falls
--- behind the server's microsecond clock, so a counter that was lost or rolled back with Redis's
--- data (a failover, an fsync window) does not hand out numbers again: not as ids, not as tokens.
-local function take_seq(count, now_us)
-    local last = redis.call('INCRBY', K.seq, count)
-    if last <= now_us then
-        last = now_us + count
-        redis.call('SET', K.seq, str(last))
-    end
+-- Reserves count consecutive sequence numbers and returns the first. `stored` is the counter's
+-- field 'seq' of the settings hash as the caller read it with the layout (false or nil when
+-- there is none), so the whole reservation costs one HSET. The counter never falls behind the
+-- server's microsecond clock, so a counter that was lost or rolled back with Redis's data (a
+-- failover, an fsync window) does not hand out numbers again: not as ids, not as tokens.
+local function take_seq(count, stored, now_us)
+    local last = stored and tonumber(stored) or 0
+    if last < now_us then last = now_us end
+    last = last + count
+    redis.call('HSET', K.settings, 'seq', str(last))
     return last - count + 1
 end
 

@@ -1,4 +1,4 @@
--- The queue's settings and the layout version, in KEYS[12] (see lib/keys.lua).
+-- The queue's settings and the layout version, in KEYS[11] (see lib/keys.lua).
 -- @include lib/keys.lua
 
 -- The version of the key layout and record format these scripts read and write. A queue records
@@ -6,7 +6,7 @@
 -- misreading (and then rewriting) records it does not know, e.g. during a rolling upgrade.
 local LAYOUT = '1'
 
--- The queue's settings, stored in KEYS[12] so that every client of the queue agrees on them, and
+-- The queue's settings, stored in KEYS[11] so that every client of the queue agrees on them, and
 -- their defaults. max_attempts applies to messages sent without their own (their record keeps 0,
 -- so a change applies to messages not yet out of attempts); the backoff to nacks without a
 -- delay; the retention bounds to the dead-letter set (0 disables one); paused stops fetch from
@@ -34,13 +34,14 @@ local function check_layout()
     return layout_error(redis.call('HGET', K.settings, 'layout'))
 end
 
--- The queue's settings, defaults filled in; or nil and the layout error.
+-- The queue's settings, defaults filled in, with the sequence counter (seq: the stored text, or
+-- false when there is none; see take_seq); or nil and the layout error.
 local function read_settings()
-    local v = redis.call('HMGET', K.settings, 'layout', unpack(SETTINGS))
+    local v = redis.call('HMGET', K.settings, 'layout', 'seq', unpack(SETTINGS))
     local err = layout_error(v[1])
     if err then return nil, err end
-    local s = {layout = v[1]}
-    for i, name in ipairs(SETTINGS) do s[name] = tonumber(v[i + 1]) or SETTING_DEFAULTS[name] end
+    local s = {layout = v[1], seq = v[2]}
+    for i, name in ipairs(SETTINGS) do s[name] = tonumber(v[i + 2]) or SETTING_DEFAULTS[name] end
     return s
 end
 
