@@ -8,7 +8,7 @@
 #include "consumer/context.hpp"
 #include "consumer/delivery_buffer.hpp"
 #include "consumer/held_leases.hpp"
-#include "consumer/wake_clock.hpp"
+#include "waiter/wake_clock.hpp"
 
 namespace delayq::detail {
 

@@ -27,12 +27,11 @@ void ConsumerRuntime::start() {
     }
     // Outside the lock: the signal watcher takes its own lock, then ours (in stop()).
     if (context_.options.stop_on_signals) stop_on_signals(this);
-    clock_.add_callback([this] { fetch_loop_.may_be_due(); });
+    waiter_.clock().add_callback([this] { fetch_loop_.may_be_due(); });
     lease_extender_.start();
     completer_.start();
     workers_.start();
-    clock_.start();
-    wake_subscriber_.start();
+    waiter_.start();
     fetch_loop_.start();
     supervisor_ = std::thread([this] {
         pthread_setname_np(pthread_self(), "dq-supervise");
@@ -76,10 +75,7 @@ void ConsumerRuntime::supervise() {
     }
     // 1. No more fetching and no more handler starts (stop() asked both already).
     fetch_loop_.join();
-    wake_subscriber_.request_stop();
-    clock_.request_stop();
-    wake_subscriber_.join();
-    clock_.join();
+    waiter_.stop();
     const auto deadline = SteadyClock::now() + context_.options.shutdown_timeout;
     // 2. Leased messages no handler started go back at once instead of waiting out their
     // lease: those in the buffer and those a worker took but has not started.
@@ -120,7 +116,7 @@ ConsumerStats ConsumerRuntime::stats() const {
                          c.dead_lettered.load(),
                          c.released.load(),
                          c.leases_lost.load(),
-                         c.redis_errors.load() + wake_subscriber_.redis_errors()};
+                         c.redis_errors.load() + waiter_.stats().redis_errors};
 }
 
 }  // namespace delayq::detail

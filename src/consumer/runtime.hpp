@@ -13,9 +13,8 @@
 #include "consumer/fetch_loop.hpp"
 #include "consumer/held_leases.hpp"
 #include "consumer/lease_extender.hpp"
-#include "consumer/wake_clock.hpp"
-#include "consumer/wake_subscriber.hpp"
 #include "consumer/workers.hpp"
+#include "waiter/waiter_core.hpp"
 
 namespace delayq::detail {
 
@@ -41,10 +40,9 @@ class ConsumerRuntime {
     HeldLeases held_;
     DeliveryBuffer buffer_{context_.options, [this] { fetch_loop_.room_freed(); }};
     CompletionQueue completions_;
-    WakeClock clock_{context_.options.idle_check};
-    // The loops.
-    WakeSubscriber wake_subscriber_{*context_.core, clock_};
-    FetchLoop fetch_loop_{context_, buffer_, held_, clock_,
+    // The loops. The waiter is the public Waiter's mechanism: its clock aims the fetch loop.
+    WaiterCore waiter_{context_.core, WaiterOptions{context_.options.idle_check}};
+    FetchLoop fetch_loop_{context_, buffer_, held_, waiter_.clock(),
                           [this](std::exception_ptr e) { fail(std::move(e)); }};
     WorkerPool workers_{context_, buffer_, held_, completions_};
     Completer completer_{context_, completions_, held_};

@@ -1,4 +1,4 @@
-#include "consumer/wake_clock.hpp"
+#include "waiter/wake_clock.hpp"
 
 #include <vector>
 

@@ -1,4 +1,4 @@
-#include "consumer/wake_subscriber.hpp"
+#include "waiter/wake_subscriber.hpp"
 
 #include <charconv>
 #include <optional>

@@ -3,9 +3,9 @@
 #include <atomic>
 #include <cstdint>
 
-#include "consumer/wake_clock.hpp"
 #include "loop.hpp"
 #include "queue_core.hpp"
+#include "waiter/wake_clock.hpp"
 
 namespace delayq::detail {
 
