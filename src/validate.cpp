@@ -103,7 +103,6 @@ void validate_consumer_options(const ConsumerOptions& options) {
     }
     validate_visibility(options.visibility_timeout);
     validate_delay(options.shutdown_timeout, "shutdown_timeout");
-    if (options.idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");
     // The consumer adds these to steady_clock's now, which counts nanoseconds (about 292 years):
     // anything longer overflowed there (undefined behaviour) instead of being refused.
     const auto timer = [](Duration d, std::string_view what) {
@@ -113,8 +112,16 @@ void validate_consumer_options(const ConsumerOptions& options) {
     };
     timer(options.visibility_timeout, "visibility timeout");
     timer(options.shutdown_timeout, "shutdown_timeout");
-    timer(options.idle_check, "idle_check");
+    validate_idle_check(options.idle_check);
     if (options.backoff) validate_backoff(*options.backoff);
+}
+
+void validate_idle_check(Duration idle_check) {
+    if (idle_check.count() < 1) invalid("idle_check", "must be at least 1 ms");
+    // Added to steady_clock's now, which counts nanoseconds (about 292 years).
+    if (idle_check.count() > kMaxTimerMs) {
+        invalid("idle_check", "is absurdly long for a timer (at most 100 years)");
+    }
 }
 
 void validate_backoff(const Backoff& b) {

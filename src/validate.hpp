@@ -32,6 +32,8 @@ std::int64_t validate_visibility(Duration visibility);
 void validate_send(const SendOptions& options);
 void validate_queue_options(const QueueOptions& options);
 void validate_consumer_options(const ConsumerOptions& options);
+// The longest a consumer or a waiter sleeps without a signal: 1 ms to 100 years.
+void validate_idle_check(Duration idle_check);
 void validate_backoff(const Backoff& backoff);
 void validate_settings_update(const SettingsUpdate& update);
 

@@ -11,3 +11,4 @@
 #include "delayq/queue_admin.hpp"
 #include "delayq/types.hpp"
 #include "delayq/version.hpp"
+#include "delayq/waiter.hpp"

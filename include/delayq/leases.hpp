@@ -52,6 +52,7 @@ class Leases {
   private:
     friend class Client;
     friend class Consumer;
+    friend class Waiter;
     explicit Leases(std::shared_ptr<detail::QueueCore> core);
     std::shared_ptr<detail::QueueCore> core_;
 };

@@ -13,7 +13,7 @@ constexpr const char* kDataLoss = "redis_data_loss";
 
 // How long a fault that breaks connections keeps delaying acks after it ended: a consumer that
 // failed several times in a row waits up to 5 s before it reconnects (reconnect_delay in
-// src/consumer/runtime.cpp), and its outcomes wait with it while their leases run out.
+// src/loop.cpp), and its outcomes wait with it while their leases run out.
 constexpr std::int64_t kRecoveryMs = 5000;
 
 // Faults after which a consumer may have finished a handler without its ack reaching Redis

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "delayq/leases.hpp"
+#include "loop.hpp"
+
+namespace delayq::detail {
+
+// Tells waiting callers when something may be due in a queue: it fires at the queue's next due
+// time (learned from fetch replies and wake signals, both on the Redis clock, aimed at the local
+// steady clock by a measured offset), when told that anything may be due (after subscribing to
+// the wake channel), and at the latest idle_check after it last fired. Each firing bumps the
+// epoch, wakes blocked callers and runs the callbacks. Its thread is the timer and the only one
+// that runs callbacks. Thread-safe.
+class WakeClock : public Loop {
+  public:
+    using Steady = std::chrono::steady_clock;
+
+    explicit WakeClock(Duration idle_check);
+
+    // Fires no more; blocked callers return at once, and later waits too.
+    void request_stop() override;
+
+    // The Redis clock read `redis_now` at local time `received` or before: the offset then errs
+    // late by the reply's transit, never early.
+    void set_offset(TimePoint redis_now, Steady::time_point received);
+    // Something falls due at `due` (Redis clock). The earliest of those noted is kept until it
+    // fires; without an offset yet it fires at once.
+    void note_due(TimePoint due);
+    // A fetch reply received at `received`: its Redis time aims the clock, its next due time
+    // (if any) is noted.
+    void note_fetch(const FetchResult& result, Steady::time_point received);
+    // Anything may be due (signals may have been missed): fire at once.
+    void wake_now();
+
+    std::uint64_t epoch() const;
+    // Blocks until the clock fired after `seen` (true), the deadline or a stop (false).
+    bool wait(std::uint64_t seen, Steady::time_point deadline);
+
+    // `callback` runs on the clock's thread at each firing, until removed; it must be quick.
+    std::uint64_t add_callback(std::function<void()> callback);
+    // After this returns the callback is not running (unless removed from inside itself) and
+    // does not run again.
+    void remove_callback(std::uint64_t id);
+
+  private:
+    void run() override;
+    const char* thread_name() const override { return "dq-wake-clock"; }
+    void fire(std::unique_lock<std::mutex>& lock);
+    void note_locked(Steady::time_point due);                    // with mutex_ held
+    void aim(TimePoint redis_now, Steady::time_point received);  // with mutex_ held
+    Steady::time_point to_steady(TimePoint t) const;             // with mutex_ held
+
+    const Duration idle_check_;
+    mutable std::mutex mutex_;
+    std::condition_variable timer_cv_;    // an earlier due time, stop
+    std::condition_variable waiters_cv_;  // fired, stop
+    bool stopped_ = false;
+    std::uint64_t epoch_ = 0;
+    Steady::time_point last_fire_;
+    std::optional<Steady::time_point> next_;  // the earliest due time noted, not fired yet
+    std::optional<Duration> offset_;          // Redis time minus steady time
+    std::map<std::uint64_t, std::shared_ptr<std::function<void()>>> callbacks_;
+    std::uint64_t next_callback_ = 1;
+
+    // Held while callbacks run, so that remove_callback can wait for a running one to return.
+    std::mutex firing_mutex_;
+    std::atomic<std::thread::id> firing_thread_{};
+};
+
+}  // namespace delayq::detail

@@ -1,0 +1,178 @@
+// The public Waiter: one per queue wakes many callers, blocking or by callback, at the queue's
+// next due time by the Redis clock, without polling; it survives a Redis restart.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using WaiterTest = RedisTest;
+using SteadyClock = std::chrono::steady_clock;
+
+// No safety net: only a due time, a wake signal or a subscription can make these waiters fire.
+constexpr WaiterOptions kNoIdleCheck{.idle_check = 1h};
+
+SteadyClock::time_point event_deadline() { return SteadyClock::now() + kEventDeadline; }
+
+// Starts the waiter and awaits its first subscription and the firing that follows it, so that
+// what a test awaits next is caused by the test.
+void start_subscribed(Waiter& w) {
+    w.start();
+    ASSERT_TRUE(eventually([&] {
+        const WaiterStats s = w.stats();
+        return s.subscriptions >= 1 && s.fired >= 1;
+    }));
+}
+
+// Blocks `count` threads in wait(seen) and records what each wait answered.
+class BlockedWaiters {
+  public:
+    BlockedWaiters(Waiter& w, std::size_t count) : answers_(count) {
+        const std::uint64_t seen = w.epoch();
+        for (std::size_t i = 0; i < count; ++i) {
+            threads_.emplace_back([&w, seen, this, i] {
+                answers_[i] = w.wait(seen, event_deadline()) ? 1 : 0;
+                returned_.fetch_add(1);
+            });
+        }
+    }
+    ~BlockedWaiters() { join(); }
+    BlockedWaiters(const BlockedWaiters&) = delete;
+    BlockedWaiters& operator=(const BlockedWaiters&) = delete;
+
+    // Every wait's answer, once all returned.
+    std::vector<int> answers() {
+        join();
+        return answers_;
+    }
+    std::size_t returned() const { return returned_.load(); }
+
+  private:
+    void join() {
+        for (auto& t : threads_) {
+            if (t.joinable()) t.join();
+        }
+    }
+    std::vector<int> answers_;
+    std::atomic<std::size_t> returned_{0};
+    std::vector<std::thread> threads_;
+};
+
+TEST_F(WaiterTest, OneSendWakesEveryWaiterAndEveryCallback) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    constexpr std::size_t kCallers = 8;
+    std::atomic<int> called{0};
+    std::vector<Waiter::Subscription> subscriptions;
+    for (std::size_t i = 0; i < kCallers; ++i)
+        subscriptions.push_back(w.subscribe([&] { ++called; }));
+    BlockedWaiters waiters(w, kCallers);
+    q.send("m");  // on an empty queue: a wake signal
+    EXPECT_EQ(waiters.answers(), std::vector<int>(kCallers, 1));
+    ASSERT_TRUE(eventually([&] { return called.load() >= static_cast<int>(kCallers); }));
+    EXPECT_GE(w.stats().signals, 1U);
+}
+
+TEST_F(WaiterTest, FiresWhenADelayedMessageFallsDueNeverEarlier) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    const std::uint64_t seen = w.epoch();
+    const SendResult sent = q.send("later", {.delay = 300ms});
+    ASSERT_TRUE(w.wait(seen, event_deadline()));
+    // Aimed by the Redis clock, erring late: the message is due when the waiter fires.
+    EXPECT_GE(server().time_ms(), ms(sent.due));
+    const FetchResult r = leases(q).fetch(10, 30s);
+    ASSERT_EQ(r.deliveries.size(), 1U);
+    EXPECT_EQ(r.deliveries[0].id(), sent.id);
+}
+
+TEST_F(WaiterTest, FiresAtTheNextDueTimeOfAReportedFetch) {
+    Queue q = queue();
+    // Sent before the waiter listens: its wake signal is lost, only the fetch tells the time.
+    const SendResult sent = q.send("later", {.delay = 300ms});
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    const std::uint64_t seen = w.epoch();
+    const FetchResult empty = leases(q).fetch(10, 30s);
+    ASSERT_TRUE(empty.next.has_value());
+    w.note_fetch(empty);
+    ASSERT_TRUE(w.wait(seen, event_deadline()));
+    EXPECT_GE(server().time_ms(), ms(sent.due));
+    EXPECT_EQ(leases(q).fetch(10, 30s).deliveries.size(), 1U);
+}
+
+TEST_F(WaiterTest, WaitReturnsFalseAtItsDeadlineWhenNothingComes) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    const std::uint64_t seen = w.epoch();
+    EXPECT_FALSE(w.wait(seen, SteadyClock::now() + 50ms));
+    EXPECT_EQ(w.epoch(), seen);
+    // A waiter that never started fires for nothing either.
+    Waiter idle(leases(q), kNoIdleCheck);
+    EXPECT_FALSE(idle.wait_until_due(SteadyClock::now() + 10ms));
+}
+
+TEST_F(WaiterTest, ResubscribesAfterARestart) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    const std::uint64_t fired = w.stats().fired;
+    server().restart();
+    // Resubscribing fires too: signals sent while it was not listening are gone.
+    ASSERT_TRUE(eventually([&] {
+        const WaiterStats s = w.stats();
+        return s.subscriptions >= 2 && s.fired > fired;
+    }));
+    EXPECT_GE(w.stats().redis_errors, 1U);
+    const std::uint64_t seen = w.epoch();
+    q.send("after the restart");
+    EXPECT_TRUE(w.wait(seen, event_deadline()));
+}
+
+TEST_F(WaiterTest, StopWakesEveryWaiterAndEndsCallbacks) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    std::atomic<int> called{0};
+    Waiter::Subscription subscription = w.subscribe([&] { ++called; });
+    BlockedWaiters waiters(w, 4);
+    w.stop();
+    EXPECT_EQ(waiters.answers(), std::vector<int>(4, 0));
+    EXPECT_FALSE(w.wait_until_due(event_deadline()));  // at once: stopped
+    q.send("after the stop");
+    EXPECT_EQ(called.load(), 0);
+}
+
+TEST_F(WaiterTest, AResetSubscriptionIsNotCalledAgain) {
+    Queue q = queue();
+    Waiter w(leases(q), kNoIdleCheck);
+    start_subscribed(w);
+    std::atomic<int> kept{0};
+    std::atomic<int> dropped{0};
+    Waiter::Subscription drop = w.subscribe([&] { ++dropped; });
+    Waiter::Subscription keep = w.subscribe([&] { ++kept; });
+    drop.reset();
+    q.send("m");
+    ASSERT_TRUE(eventually([&] { return kept.load() >= 1; }));
+    // Both would have been called in the same firing, one after the other.
+    EXPECT_EQ(dropped.load(), 0);
+}
+
+TEST_F(WaiterTest, BadOptionsAreRefused) {
+    Queue q = queue();
+    EXPECT_THROW(Waiter(leases(q), {.idle_check = 0ms}), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace delayq::test
