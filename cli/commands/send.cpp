@@ -5,11 +5,11 @@
 #include <memory>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "errors.hpp"
 #include "io.hpp"
 #include "message_lines.hpp"
 #include "session.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -35,9 +35,9 @@ struct SendArgs {
 
 SendOptions options_from(const SendArgs& a) {
     SendOptions o;
-    if (a.delay_opt->count() > 0) o.delay = parse_duration(a.delay);
-    if (a.at_opt->count() > 0) o.at = parse_time(a.at);
-    if (a.expire_opt->count() > 0) o.expire_after = parse_duration(a.expire_after);
+    if (a.delay_opt->count() > 0) o.delay = duration_arg(a.delay);
+    if (a.at_opt->count() > 0) o.at = time_arg(a.at);
+    if (a.expire_opt->count() > 0) o.expire_after = duration_arg(a.expire_after);
     o.id = a.id;
     o.max_attempts = a.max_attempts;
     return o;

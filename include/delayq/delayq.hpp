@@ -7,5 +7,6 @@
 #include "delayq/error.hpp"
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
+#include "delayq/time.hpp"
 #include "delayq/types.hpp"
 #include "delayq/version.hpp"
