@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,29 @@ const std::map<std::string, std::vector<std::string>> kFields = {
     {"backlog", {"backlog", "msgs_per_s", "redis_cpu_us_per_msg"}},
     {"idle", {"consumers", "cmds_per_s", "cmds_per_s_per_consumer", "targets_met"}},
     {"profile", {"n", "msgs_per_s", "redis_cpu_us_per_msg", "redis_cmds_per_msg"}},
+    {"precision_max", {"n", "msgs_per_s", "complete"}},
+    {"precision",
+     {"rate_per_s",
+      "send_msgs_per_s",
+      "lateness_ms.p50",
+      "lateness_ms.p99",
+      "lateness_ms.max",
+      "local_lateness_ms.p50",
+      "local_lateness_ms.p99",
+      "local_lateness_ms.max",
+      "all_lateness_ms.max",
+      "early_count",
+      "local_early_count",
+      "sent",
+      "delivered",
+      "acked",
+      "queue_sent",
+      "queue_delivered",
+      "queue_acked",
+      "queue_left",
+      "counts_agree",
+      "complete",
+      "targets_met"}},
 };
 
 // Every (mode, variant) a full run prints.
@@ -64,6 +88,10 @@ const std::set<std::pair<std::string, std::string>> kExpected = {
     {"profile", "fetch_1000_distinct_due"},
     {"profile", "ack_1"},
     {"profile", "ack_1000"},
+    {"precision_max", "e2e"},
+    {"precision", "r10"},
+    {"precision", "r50"},
+    {"precision", "r80"},
 };
 
 // (mode, variant) lines that also carry their floor's Redis CPU (bench/floor.cpp). Not the ratio
@@ -74,6 +102,28 @@ const std::set<std::pair<std::string, std::string>> kWithFloor = {
     {"e2e", "c1"},
     {"e2e", "c64"},
 };
+
+// A precision line's bookkeeping: every message sent was delivered once and acked once, by the
+// handler's count, the consumer's and the queue's totals, and nothing is left in the queue; no
+// delivery came early on either clock.
+void check_precision(const Json& j, const std::string& what,
+                     const std::function<void(bool, const std::string&)>& check) {
+    auto count = [&](const char* field) {
+        const Json* v = json_path(j, field);
+        return v != nullptr && v->is_number_unsigned() ? v->get<std::uint64_t>() : ~0ULL;
+    };
+    const std::uint64_t sent = count("sent");
+    check(sent > 0 && sent != ~0ULL, what + " sent > 0");
+    for (const char* field :
+         {"delivered", "acked", "queue_sent", "queue_delivered", "queue_acked"}) {
+        check(count(field) == sent, what + " " + field + " == sent");
+    }
+    check(count("queue_left") == 0, what + " queue_left == 0");
+    check(count("redelivered") == 0, what + " redelivered == 0");
+    check(count("local_early_count") == 0, what + " local_early_count == 0");
+    const Json* agree = json_path(j, "counts_agree");
+    check(agree != nullptr && agree->is_boolean() && agree->get<bool>(), what + " counts_agree");
+}
 
 // Joins pieces into one string.
 std::string cat(std::initializer_list<std::string_view> parts) {
@@ -141,6 +191,7 @@ int main(int argc, char** argv) {
                 check(ok, cat({what, " has field ", field}));
             }
         }
+        if (mode == "precision") check_precision(j, what, check);
         if (kWithFloor.contains({mode, variant})) {
             const Json* v = json_path(j, "floor_redis_cpu_us_per_msg");
             check(v != nullptr && v->is_number() && v->get<double>() >= 0,

@@ -57,12 +57,8 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
 
         auto first = std::make_shared<FirstDelivery>();
         Client client(ctx.url());
-        ConsumerOptions o;
-        o.concurrency = cfg.concurrency;
-        o.prefetch = cfg.prefetch;
-        o.max_batch = cfg.max_batch;
         Consumer consumer(
-            client.queue(queue),
+            client.leases(queue),
             [first](const Delivery& d) -> Outcome {
                 if (!first->seen.exchange(true)) {
                     first->local_us = local_now_us();
@@ -70,7 +66,7 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
                 }
                 return Ack{};
             },
-            o);
+            cfg.options());
         consumer.start();
         while (local_now_us() < due_local_us - 30'000) std::this_thread::sleep_for(1ms);
         Window window(probe);

@@ -54,7 +54,7 @@ Json measure_send_floor(Context& ctx, const std::string& queue, std::size_t n,
     std::vector<std::unique_ptr<Probe>> conns(producers);
     Window window(probe);
     auto setup = [&](std::size_t i) {
-        conns[i] = std::make_unique<Probe>(parse_endpoint(ctx.url()));
+        conns[i] = std::make_unique<Probe>(detail::parse_url(ctx.url()));
     };
     auto body = [&](std::size_t i) {
         std::size_t share = n / producers + (i < n % producers ? 1 : 0);
@@ -99,7 +99,7 @@ Json measure_deliver_floor(Context& ctx, const std::string& queue, std::size_t n
 
     // One consumer's calls per batch: take the due members, read their records, rewrite them
     // leased and add the leases; then the ack removes the leases and the records.
-    Probe conn(parse_endpoint(ctx.url()));
+    Probe conn(detail::parse_url(ctx.url()));
     Window window(probe);
     window.start();
     const auto t0 = SteadyClock::now();

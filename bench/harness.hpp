@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "delayq/delayq.hpp"
+#include "redis/url.hpp"
 #include "support/redis_server.hpp"
 
 struct redisContext;
@@ -30,18 +31,8 @@ using Json = nlohmann::ordered_json;
 using SteadyClock = std::chrono::steady_clock;
 using SystemClock = std::chrono::system_clock;
 
-// Where the probe connects: host and port, or a unix socket, plus password and db.
-struct Endpoint {
-    std::string host = "127.0.0.1";
-    int port = 6379;
-    std::string unix_path;
-    std::string user;
-    std::string password;
-    int db = 0;
-};
-
-// Parses redis://[user:password@]host[:port][/db] and unix:///path[?db=N].
-Endpoint parse_endpoint(std::string_view url);
+// Where the probe connects: the library's own endpoint and URL parser (detail::parse_url).
+using Endpoint = detail::Endpoint;
 
 // A reply, flattened: the tests' type, so that one converter from hiredis serves both.
 using RawReply = test::RawReply;
@@ -115,6 +106,8 @@ struct MachineCpu {
     double steal_s = 0;
 };
 MachineCpu machine_cpu();
+// The 1-minute load average (/proc/loadavg): the machine is shared, and long runs say how busy.
+double load_average_1m();
 
 // A measured interval: wall time, Redis CPU, commands and memory, and this process's CPU.
 class Window {
@@ -179,6 +172,12 @@ struct Settings {
     // profile: a shell command run before and after each phase, "{}" replaced by the phase's
     // name (e.g. "callgrind_control --dump={} PID" for a redis-server under callgrind).
     std::string phase_hook;
+    // precision: seconds of sending per run, the spread of due times after each send, and the
+    // rates (msgs/s) to run at instead of 10/50/80 % of the measured maximum e2e rate.
+    double precision_seconds = 60;
+    double precision_spread_s = 10;
+    int precision_tick_ms = 1;
+    std::vector<double> precision_rates;
 };
 
 class Context {

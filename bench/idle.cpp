@@ -18,7 +18,7 @@ Json measure_idle(Context& ctx, std::size_t consumers, double seconds, bool with
     std::vector<std::unique_ptr<Consumer>> all;
     for (std::size_t i = 0; i < consumers; ++i) {
         all.push_back(std::make_unique<Consumer>(
-            client.queue(queue), [](const Delivery&) -> Outcome { return Ack{}; },
+            client.leases(queue), [](const Delivery&) -> Outcome { return Ack{}; },
             ConsumerOptions{}));
         all.back()->start();
     }

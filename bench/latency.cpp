@@ -109,11 +109,11 @@ Json measure_latency(Context& ctx, bool busy, std::size_t n, double rate, int ma
     std::atomic<std::size_t> delivered{0};
 
     std::unique_ptr<BusyLoad> load;
-    if (busy) load = std::make_unique<BusyLoad>(parse_endpoint(ctx.url()));
+    if (busy) load = std::make_unique<BusyLoad>(detail::parse_url(ctx.url()));
 
     Client client(ctx.url());
     Consumer consumer(
-        client.queue(queue),
+        client.leases(queue),
         [&](const Delivery& d) -> Outcome {
             const std::int64_t now = local_now_us();
             {

@@ -20,8 +20,8 @@ namespace {
 const char* const kUsage = R"(usage: delayq-bench [options]
 Measures delayq on a redis-server of its own (or --redis URL). Prints one JSON object per line
 on stdout and a readable table on stderr at the end; progress goes to stderr.
-  --mode LIST          comma-separated: enqueue,e2e,latency,memory,backlog,idle,profile
-                       (default: all of them)
+  --mode LIST          comma-separated: enqueue,e2e,latency,memory,backlog,idle,profile,
+                       precision (default: all of them)
   --n N                messages per run (default: per mode)
   --runs R             repeat each measurement R times and report the median (default 1)
   --quick              tiny sizes: a smoke test of a few seconds
@@ -40,6 +40,12 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
                        grown tables (default: finish the rehash first, the steady state)
   --backlog-delay S    backlog: seconds until the backlog is due (default a year: the cold
                        hash; 1800 measures a backlog due within the hour, kept hot)
+  --duration S         precision: seconds of steady sending per run (default 60; --quick: 2)
+  --spread S           precision: due times uniform over 0..S seconds after each send
+                       (default 10; --quick: 1)
+  --tick-ms N          precision: producers send every N ms what the schedule owes (default 1)
+  --rate LIST          precision: msgs/s to run at, e.g. 20k,100k (default: 10, 50 and 80 %
+                       of the maximum e2e rate, measured first; --quick: of at most 5000)
   --data-dir DIR       write latency samples and backlog rates there for bench/plot.sh
   --phase-hook CMD     profile: run CMD before and after each phase, with {} (or, without
                        {}, a last argument) replaced by the phase's name, e.g.
@@ -110,6 +116,18 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.settle_rehash = false;
         } else if (a == "--backlog-delay") {
             s.backlog_delay = std::chrono::seconds(std::max<std::size_t>(1, parse_count(value())));
+        } else if (a == "--duration") {
+            s.precision_seconds = std::max(0.1, std::stod(value()));
+        } else if (a == "--spread") {
+            s.precision_spread_s = std::max(0.0, std::stod(value()));
+        } else if (a == "--tick-ms") {
+            s.precision_tick_ms = std::clamp(std::stoi(value()), 1, 1000);
+        } else if (a == "--rate") {
+            for (const auto& x : split(value())) {
+                const auto r = static_cast<double>(parse_count(x));
+                if (r <= 0) throw std::invalid_argument("--rate needs rates above 0");
+                s.precision_rates.push_back(r);
+            }
         } else if (a == "--phase-hook") {
             s.phase_hook = value();
         } else if (a == "--data-dir") {
@@ -119,7 +137,8 @@ std::optional<Settings> parse(int argc, char** argv) {
         }
     }
     if (s.modes.empty() || (s.modes.size() == 1 && s.modes[0] == "all")) {
-        s.modes = {"enqueue", "e2e", "latency", "memory", "backlog", "idle", "profile"};
+        s.modes = {"enqueue", "e2e",  "latency", "memory",
+                   "backlog", "idle", "profile", "precision"};
     }
     return s;
 }
@@ -166,6 +185,8 @@ const Column kColumns[] = {
     {"local_lateness_ms.p50", "local_p50"},
     {"local_lateness_ms.p99", "local_p99"},
     {"local_lateness_ms.max", "local_max"},
+    {"rate_per_s", "rate/s"},
+    {"send_msgs_per_s", "sent/s"},
     {"early_count", "early"},
     {"cmds_per_s_per_consumer", "cmds/s/consumer"},
     {"redis_cpu_util", "redis_cpu"},
@@ -242,7 +263,7 @@ int run(const Settings& settings) {
         url = server->url();
         note("started redis-server on " + url);
     }
-    Probe probe(parse_endpoint(url));
+    Probe probe(detail::parse_url(url));
     Context ctx(settings, url, probe);
     emit(Json{{"mode", "env"},
               {"variant", "machine"},
@@ -268,6 +289,8 @@ int run(const Settings& settings) {
             run_idle(ctx);
         } else if (mode == "profile") {
             run_profile(ctx);
+        } else if (mode == "precision") {
+            run_precision(ctx);
         } else {
             throw std::invalid_argument("unknown mode " + mode);
         }

@@ -39,7 +39,8 @@ Json measure_memory(Context& ctx, std::size_t n) {
         msg_bytes += key_bytes(probe, key(part));
     }
     const std::int64_t pending_bytes = key_bytes(probe, key("pending"));
-    const std::int64_t small_keys = key_bytes(probe, key("stats")) + key_bytes(probe, key("seq"));
+    const std::int64_t small_keys =
+        key_bytes(probe, key("stats")) + key_bytes(probe, key("settings"));
     std::string record_bytes = "0";
     RawReply head = probe.command({"ZRANGE", key("pending"), "0", "0"});
     if (!head.elements.empty() && records != key("blocks")) {

@@ -18,6 +18,7 @@ void run_memory(Context& ctx);
 void run_backlog(Context& ctx);
 void run_idle(Context& ctx);
 void run_profile(Context& ctx);
+void run_precision(Context& ctx);
 
 // A send before any measured window, so that script loading is not measured.
 void warm_up(Context& ctx);
@@ -54,6 +55,14 @@ struct ConsumerConfig {
     std::size_t concurrency = 1;
     std::optional<std::size_t> prefetch{};  // unset: the library's automatic prefetch
     std::size_t max_batch = 100;
+
+    ConsumerOptions options() const {
+        ConsumerOptions o;
+        o.concurrency = concurrency;
+        o.prefetch = prefetch;
+        o.max_batch = max_batch;
+        return o;
+    }
 };
 
 // One end-to-end run: `send(at)` puts n messages due at `at` (Redis clock) into `queue`; then a

@@ -57,6 +57,7 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     const std::string name = ctx.fresh_queue("profile");
     Client client(ctx.url());
     Queue q = client.queue(name);
+    Leases leases = client.leases(name);
     client.ping();
     std::vector<Json> lines;
     const std::string payload = payload16();
@@ -88,7 +89,7 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     auto fetch_phase = [&](const std::string& variant, std::size_t count, std::size_t want) {
         return timed(ctx, Phase{variant, 0, 0}, [&](Phase& p) {
             while (p.msgs < want) {
-                FetchResult r = q.fetch(std::min(count, want - p.msgs), visibility);
+                FetchResult r = leases.fetch(std::min(count, want - p.msgs), visibility);
                 ++p.calls;
                 if (r.deliveries.empty()) break;
                 p.msgs += r.deliveries.size();
@@ -116,26 +117,26 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     lines.push_back(fetch_phase("fetch_1000_distinct_due", 1000, n));
     lines.push_back(timed(ctx, Phase{"ack_1", singles, singles}, [&](Phase&) {
         for (std::size_t i = 0; i < singles && !leased.empty(); ++i) {
-            q.ack(leased.front());
+            leases.ack(leased.front().lease());
             leased.pop_front();
         }
     }));
     lines.push_back(timed(ctx, Phase{"ack_1000", 0, 0}, [&](Phase& p) {
-        std::vector<Delivery> chunk;
+        std::vector<Lease> chunk;
         while (p.msgs < n && !leased.empty()) {
             chunk.clear();
             while (chunk.size() < 1000 && p.msgs + chunk.size() < n && !leased.empty()) {
-                chunk.push_back(std::move(leased.front()));
+                chunk.push_back(leased.front().lease());
                 leased.pop_front();
             }
-            q.ack(chunk);
+            leases.ack(chunk);
             p.msgs += chunk.size();
             ++p.calls;
         }
     }));
     // An idle fetch: nothing due (the rest is in flight with a long lease).
     client.queue(name + "-empty").send(payload, SendOptions{.delay = std::chrono::hours(1)});
-    Queue idle = client.queue(name + "-empty");
+    Leases idle = client.leases(name + "-empty");
     const std::size_t idle_calls = std::max<std::size_t>(n / 10, 1);
     lines.push_back(timed(ctx, Phase{"fetch_idle", idle_calls, idle_calls}, [&](Phase&) {
         for (std::size_t i = 0; i < idle_calls; ++i) idle.fetch(100, visibility);

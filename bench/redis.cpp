@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "harness.hpp"
+#include "keys.hpp"
+#include "redis/info.hpp"
 
 namespace delayq::bench {
 namespace {
@@ -34,22 +36,6 @@ redisContext* connect_endpoint(const Endpoint& e, std::chrono::milliseconds time
     return c;
 }
 
-// "field:value" from an INFO text; empty when absent.
-std::string_view info_value(std::string_view info, std::string_view field) {
-    std::size_t pos = 0;
-    while (pos < info.size()) {
-        std::size_t end = info.find('\n', pos);
-        if (end == std::string_view::npos) end = info.size();
-        std::string_view line = info.substr(pos, end - pos);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (line.size() > field.size() && line.starts_with(field) && line[field.size()] == ':') {
-            return line.substr(field.size() + 1);
-        }
-        pos = end + 1;
-    }
-    return {};
-}
-
 template <typename T>
 T to_number(std::string_view text) {
     T value{};
@@ -62,43 +48,6 @@ double to_double(std::string_view text) {
 }
 
 }  // namespace
-
-Endpoint parse_endpoint(std::string_view url) {
-    Endpoint e;
-    if (url.starts_with("unix://")) {
-        std::string_view rest = url.substr(7);
-        auto q = rest.find('?');
-        e.unix_path = std::string(rest.substr(0, q));
-        if (q != std::string_view::npos && rest.substr(q + 1).starts_with("db=")) {
-            e.db = to_number<int>(rest.substr(q + 4));
-        }
-        return e;
-    }
-    if (!url.starts_with("redis://"))
-        throw std::invalid_argument("bad Redis URL: " + std::string(url));
-    std::string_view rest = url.substr(8);
-    if (auto at = rest.rfind('@'); at != std::string_view::npos) {
-        std::string_view cred = rest.substr(0, at);
-        rest = rest.substr(at + 1);
-        auto colon = cred.find(':');
-        if (colon == std::string_view::npos) {
-            e.password = std::string(cred);
-        } else {
-            e.user = std::string(cred.substr(0, colon));
-            e.password = std::string(cred.substr(colon + 1));
-        }
-    }
-    if (auto slash = rest.find('/'); slash != std::string_view::npos) {
-        if (slash + 1 < rest.size()) e.db = to_number<int>(rest.substr(slash + 1));
-        rest = rest.substr(0, slash);
-    }
-    if (auto colon = rest.rfind(':'); colon != std::string_view::npos) {
-        e.port = to_number<int>(rest.substr(colon + 1));
-        rest = rest.substr(0, colon);
-    }
-    if (!rest.empty()) e.host = std::string(rest);
-    return e;
-}
 
 // ---- Probe --------------------------------------------------------------------------------
 
@@ -146,10 +95,10 @@ std::string Probe::info(const std::string& sections) {
 RedisSnapshot Probe::snapshot() {
     const std::string text = info("cpu stats memory commandstats");
     RedisSnapshot s;
-    s.cpu_s =
-        to_double(info_value(text, "used_cpu_sys")) + to_double(info_value(text, "used_cpu_user"));
-    s.commands = to_number<std::int64_t>(info_value(text, "total_commands_processed"));
-    s.used_memory = to_number<std::int64_t>(info_value(text, "used_memory"));
+    s.cpu_s = to_double(detail::info_field(text, "used_cpu_sys")) +
+              to_double(detail::info_field(text, "used_cpu_user"));
+    s.commands = to_number<std::int64_t>(detail::info_field(text, "total_commands_processed"));
+    s.used_memory = to_number<std::int64_t>(detail::info_field(text, "used_memory"));
     std::size_t pos = 0;
     while ((pos = text.find("cmdstat_", pos)) != std::string::npos) {
         std::size_t colon = text.find(':', pos);
@@ -177,11 +126,11 @@ std::int64_t Probe::time_us() {
 }
 
 std::int64_t Probe::used_memory() {
-    return to_number<std::int64_t>(info_value(info("memory"), "used_memory"));
+    return to_number<std::int64_t>(detail::info_field(info("memory"), "used_memory"));
 }
 
 std::int64_t Probe::connected_clients() {
-    return to_number<std::int64_t>(info_value(info("clients"), "connected_clients"));
+    return to_number<std::int64_t>(detail::info_field(info("clients"), "connected_clients"));
 }
 
 void Probe::wait_clients_at_most(std::int64_t n) {
@@ -191,16 +140,12 @@ void Probe::wait_clients_at_most(std::int64_t n) {
     }
 }
 
-std::string Probe::redis_version() {
-    return std::string(info_value(info("server"), "redis_version"));
-}
+std::string Probe::redis_version() { return detail::info_field(info("server"), "redis_version"); }
 
 void Probe::drop_queue(const std::string& queue) {
+    // Every name make_keys builds: the wake channel among them is no key, and UNLINK skips it.
     std::vector<std::string> args = {"UNLINK"};
-    for (const char* part : {"msg", "pending", "inflight", "dead", "err", "stats", "seq", "cold",
-                             "blocks", "blockidx"}) {
-        args.push_back("dq:{" + queue + "}:" + part);
-    }
+    for (std::string& key : detail::make_keys(queue)) args.push_back(std::move(key));
     command(args);
     wait_lazyfree();
 }
@@ -208,7 +153,7 @@ void Probe::drop_queue(const std::string& queue) {
 void Probe::wait_lazyfree() {
     for (;;) {
         auto pending =
-            to_number<std::int64_t>(info_value(info("memory"), "lazyfree_pending_objects"));
+            to_number<std::int64_t>(detail::info_field(info("memory"), "lazyfree_pending_objects"));
         if (pending == 0) return;
         std::this_thread::sleep_for(20ms);
     }

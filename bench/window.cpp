@@ -51,6 +51,13 @@ MachineCpu machine_cpu() {
     return MachineCpu{(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / hz, v[7] / hz};
 }
 
+double load_average_1m() {
+    std::ifstream f("/proc/loadavg");
+    double one = 0;
+    f >> one;
+    return one;
+}
+
 std::int64_t process_context_switches() {
     rusage u{};
     getrusage(RUSAGE_SELF, &u);

@@ -28,17 +28,15 @@ std::string when(const MessageInfo& m, TimePoint now) {
 
 }  // namespace
 
-std::vector<MessageInfo> list_messages(Queue& queue, State state, std::size_t limit) {
+std::vector<MessageInfo> list_messages(QueueAdmin& admin, State state, std::size_t limit) {
     std::vector<MessageInfo> out;
-    std::size_t offset = 0;
+    PageRequest request;
     while (out.size() < limit) {
-        const std::size_t want = std::min(kPage, limit - out.size());
-        auto page = queue.list(state, Page{.offset = offset, .limit = want});
-        offset += want;
-        const bool last = page.empty();
-        for (auto& m : page) out.push_back(std::move(m));
-        // A page can come back short when messages left meanwhile; only an empty one ends it.
-        if (last) break;
+        request.limit = std::min(kPage, limit - out.size());
+        MessagePage page = admin.list(state, request);
+        for (auto& m : page.messages) out.push_back(std::move(m));
+        if (page.next_cursor.empty()) break;
+        request.cursor = std::move(page.next_cursor);
     }
     if (out.size() > limit) out.resize(limit);
     return out;

@@ -7,7 +7,7 @@
 namespace delayq::cli {
 
 // Up to `limit` messages of one state, in the order they leave it (paged: list takes <= 1000).
-std::vector<MessageInfo> list_messages(Queue& queue, State state, std::size_t limit);
+std::vector<MessageInfo> list_messages(QueueAdmin& admin, State state, std::size_t limit);
 
 // A table for people, or one JSON object per line with --json. `now` is the Redis server's time.
 void print_messages(const std::vector<MessageInfo>& messages, TimePoint now, bool json);

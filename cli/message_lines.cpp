@@ -113,7 +113,7 @@ void check_message(const Message& message, std::size_t max_payload_bytes) {
         throw UsageError("payload is " + std::to_string(message.payload.size()) +
                          " bytes, over the limit of " + std::to_string(max_payload_bytes));
     }
-    if (!o.id.empty()) check_id(o.id);
+    if (o.id) check_id(*o.id);
     if (o.expire_after.count() > 0 && !o.at && o.expire_after <= o.delay) {
         throw UsageError(
             "expire_after must be longer than the delay (the message would expire "

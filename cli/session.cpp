@@ -34,6 +34,10 @@ const Client& Session::client() {
 
 Queue Session::queue(std::string_view name) { return client().queue(name); }
 
+QueueAdmin Session::admin(std::string_view name) { return client().admin(name); }
+
+Leases Session::leases(std::string_view name) { return client().leases(name); }
+
 void Session::connect() {
     if (managed_) LocalRedis(LocalRedis::default_dir()).ensure_running();
     client().ping();

@@ -26,8 +26,10 @@ class Session {
 
     // Checks the URL's syntax (InvalidArgument) but connects nothing.
     const Client& client();
-    // Checks the name (InvalidArgument) but connects nothing.
+    // Each checks the name (InvalidArgument) but connects nothing.
     Queue queue(std::string_view name);
+    QueueAdmin admin(std::string_view name);
+    Leases leases(std::string_view name);
 
     // Starts the managed server if needed, then connects and checks the server.
     void connect();

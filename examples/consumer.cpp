@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
         options.concurrency = 4;
         options.stop_on_signals = true;
         delayq::Consumer consumer{
-            client.queue(argv[1]),
+            client.leases(argv[1]),
             [](const delayq::Delivery& d) -> delayq::Outcome {
                 // printf of one line is atomic enough for an example.
                 std::printf("%s attempt %d, %lld ms late: %s\n", d.id().c_str(), d.attempt(),

@@ -20,14 +20,15 @@ int main(int argc, char** argv) {
     try {
         delayq::Client client{url};
         auto queue = client.queue("example-delays");
-        queue.purge_all_dead();
+        auto admin = client.admin("example-delays");
+        admin.purge({.all = true});
 
         const std::vector<std::chrono::milliseconds> delays = {0ms,    250ms,  500ms, 1000ms,
                                                                1500ms, 2000ms, 3000ms};
         std::mutex mutex;
         std::condition_variable done;
         std::size_t delivered = 0;
-        delayq::Consumer consumer{queue,
+        delayq::Consumer consumer{client.leases("example-delays"),
                                   [&](const delayq::Delivery& d) {
                                       std::lock_guard lock(mutex);
                                       std::printf("delivered %-28s id=%s  late by %lld ms\n",
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
         lock.unlock();
         consumer.stop();
         consumer.wait();
-        auto stats = queue.stats();
+        auto stats = admin.stats();
         std::printf("done: sent %llu, acked %llu, pending %zu, dead %zu\n",
                     static_cast<unsigned long long>(stats.totals.sent),
                     static_cast<unsigned long long>(stats.totals.acked),

@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
         delayq::Client client{url};
         std::mt19937 rng{std::random_device{}()};
         // A queue of its own per run, so that leftovers of another run cannot interfere.
-        auto queue = client.queue("example-orders-" + std::to_string(rng()));
+        const std::string name = "example-orders-" + std::to_string(rng());
+        auto queue = client.queue(name);  // the shop: places orders, cancels paid ones
+        auto admin = client.admin(name);  // the operator: checks nothing was left behind
 
         std::mutex mutex;
         std::condition_variable changed;
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
         int early = 0;
         delayq::ConsumerOptions options;
         options.concurrency = 2;
-        delayq::Consumer consumer{queue,
+        delayq::Consumer consumer{client.leases(name),
                                   [&](const delayq::Delivery& d) -> delayq::Outcome {
                                       std::lock_guard lock(mutex);
                                       if (d.lateness() < 0ms) ++early;
@@ -76,8 +78,8 @@ int main(int argc, char** argv) {
         lock.unlock();
         consumer.stop();
         consumer.wait();
-        const delayq::QueueStats stats = queue.stats();
-        queue.purge_all_dead();
+        const delayq::QueueStats stats = admin.stats();
+        admin.purge({.all = true});
         const bool ok = paid.size() + closed.size() == ids.size() && early == 0 &&
                         stats.scheduled + stats.ready + stats.in_flight + stats.dead == 0;
         std::printf("%zu orders: %zu paid, %zu closed, %d early; %s\n", ids.size(), paid.size(),

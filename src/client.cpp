@@ -9,26 +9,12 @@
 #include "keys.hpp"
 #include "log.hpp"
 #include "queue_core.hpp"
+#include "redis/info.hpp"
 #include "validate.hpp"
 
 namespace delayq {
 namespace detail {
 namespace {
-
-// The value of `field` in an INFO reply ("field:value\r\n" lines); empty when absent.
-std::string info_field(std::string_view info, std::string_view field) {
-    std::size_t start = 0;
-    while (start < info.size()) {
-        std::size_t end = info.find_first_of("\r\n", start);
-        if (end == std::string_view::npos) end = info.size();
-        std::string_view line = info.substr(start, end - start);
-        if (line.size() > field.size() && line.starts_with(field) && line[field.size()] == ':') {
-            return std::string(line.substr(field.size() + 1));
-        }
-        start = end + 1;
-    }
-    return {};
-}
 
 int major_version(const std::string& version) {
     int major = 0;
@@ -89,11 +75,26 @@ Client::Client(std::string_view url, ClientOptions options) {
     core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), options);
 }
 
-Queue Client::queue(std::string_view name, QueueOptions options) const {
+namespace {
+
+std::shared_ptr<detail::QueueCore> queue_core(const std::shared_ptr<detail::ClientCore>& client,
+                                              std::string_view name, const QueueOptions& options) {
     detail::validate_queue_name(name);
     detail::validate_queue_options(options);
-    return Queue(std::make_shared<detail::QueueCore>(core_, std::string(name), options));
+    return std::make_shared<detail::QueueCore>(client, std::string(name), options);
 }
+
+}  // namespace
+
+Queue Client::queue(std::string_view name, QueueOptions options) const {
+    return Queue(queue_core(core_, name, options));
+}
+
+QueueAdmin Client::admin(std::string_view name) const {
+    return QueueAdmin(queue_core(core_, name, {}));
+}
+
+Leases Client::leases(std::string_view name) const { return Leases(queue_core(core_, name, {})); }
 
 std::vector<std::string> Client::queues() const {
     auto conn = core_->pool().acquire();

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "delayq/error.hpp"
+#include "shared_constants.hpp"
 
 namespace delayq::detail {
 
@@ -28,14 +29,10 @@ std::optional<std::string> queue_of_stats_key(std::string_view key) {
     return std::string(key.substr(kHead.size(), key.size() - kHead.size() - kTail.size()));
 }
 
-namespace {
-constexpr std::size_t kSeqLen = 14;  // SEQ_LEN in lib.lua
-}  // namespace
-
 std::string sequence_key(std::uint64_t n) {
     std::array<char, 24> hex{};
-    const int len =
-        std::snprintf(hex.data(), hex.size(), "%014llx", static_cast<unsigned long long>(n));
+    const int len = std::snprintf(hex.data(), hex.size(), "%0*llx", static_cast<int>(kSeqLen),
+                                  static_cast<unsigned long long>(n));
     // No script hands out such a number; '' is a key no message can have.
     if (len != static_cast<int>(kSeqLen)) return {};
     return std::string(hex.data(), kSeqLen);
@@ -53,14 +50,18 @@ std::string lease_member(std::uint64_t token, std::string_view id) {
     return out;
 }
 
-std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease) {
+std::optional<std::pair<std::uint64_t, std::string_view>> parse_lease(std::string_view lease) {
+    if (lease.size() <= kSeqLen || !is_sequence_key(lease.substr(0, kSeqLen))) return std::nullopt;
     std::uint64_t token = 0;
-    const char* key_end = lease.data() + std::min(kSeqLen, lease.size());
-    const auto [end, ec] = std::from_chars(lease.data(), key_end, token, 16);
-    if (lease.size() <= kSeqLen || ec != std::errc() || end != key_end) {
-        throw ServerError("not a lease: " + std::string(lease));
-    }
-    return {token, lease.substr(kSeqLen)};
+    const auto [end, ec] = std::from_chars(lease.data(), lease.data() + kSeqLen, token, 16);
+    if (ec != std::errc() || token == 0) return std::nullopt;
+    return std::pair{token, lease.substr(kSeqLen)};
+}
+
+std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease) {
+    auto parts = parse_lease(lease);
+    if (!parts) throw ServerError("not a lease: " + std::string(lease));
+    return *parts;
 }
 
 }  // namespace delayq::detail

@@ -11,14 +11,14 @@ namespace delayq::detail {
 
 // The only place key names are built. Every key of a queue carries the hash tag {name}, so they
 // all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
-// contract in src/lua/lib.lua).
+// contract in src/lua/lib/keys.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
 inline constexpr std::array<std::string_view, 11> kKeySuffixes = {
-    "msg", "pending", "inflight", "dead",   "err",     "stats",
-    "seq", "wake",    "cold",     "blocks", "blockidx"};
+    "msg",  "pending", "inflight", "dead",     "err",     "stats",
+    "wake", "cold",    "blocks",   "blockidx", "settings"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
-inline constexpr std::size_t kWakeChannel = 7;
+inline constexpr std::size_t kWakeChannel = 6;
 
 using QueueKeys = std::array<std::string, kKeySuffixes.size()>;
 
@@ -30,19 +30,22 @@ inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
 // The queue name in a key matched by kStatsPattern; nullopt for any other key.
 std::optional<std::string> queue_of_stats_key(std::string_view key);
 
-// A sequence number as the scripts write it (seq_key in src/lua/lib.lua): 14 lowercase hex digits,
-// so byte order is numeric order. Generated ids are sequence keys.
+// A sequence number as the scripts write it (seq_key in src/lua/lib/seq.lua): kSeqLen lowercase
+// hex digits, so byte order is numeric order. Generated ids are sequence keys.
 std::string sequence_key(std::uint64_t n);
 
 // Whether text has the form of a sequence key (and so of a generated id).
 bool is_sequence_key(std::string_view text);
 
 // A delivery's lease as scripts take it: the member of the inflight set, which is the token as a
-// 14-digit hex sequence key followed by the id (lease_of in src/lua/lib.lua). Passing the member
+// sequence key followed by the id (lease_of in src/lua/lib/lease.lua). Passing the member
 // itself spares every script a number parse and a string.format per message.
 std::string lease_member(std::uint64_t token, std::string_view id);
 
-// The token and the id of a lease; throws ServerError when `lease` is not one.
+// The token and the id of a lease; nullopt when `lease` is not one (a token of kSeqLen lowercase
+// hex digits, not 0, then at least one byte of id; the id itself is not checked).
+std::optional<std::pair<std::uint64_t, std::string_view>> parse_lease(std::string_view lease);
+// The same for a lease a script sent: throws ServerError when it is not one.
 std::pair<std::uint64_t, std::string_view> split_lease(std::string_view lease);
 
 }  // namespace delayq::detail

@@ -14,6 +14,7 @@ extern const ScriptSource kAck;
 extern const ScriptSource kCancel;
 extern const ScriptSource kDeadPurge;
 extern const ScriptSource kDeadRequeue;
+extern const ScriptSource kDelete;
 extern const ScriptSource kExtend;
 extern const ScriptSource kFetch;
 extern const ScriptSource kGet;
@@ -22,6 +23,7 @@ extern const ScriptSource kNack;
 extern const ScriptSource kRelease;
 extern const ScriptSource kReschedule;
 extern const ScriptSource kSend;
+extern const ScriptSource kSettings;
 extern const ScriptSource kStats;
 }  // namespace scripts
 

@@ -25,11 +25,35 @@ struct SendCoalescer::Entry : SendSlot {
     std::condition_variable cv;
 };
 
-// An asynchronous send owns its message; the coalescer owns the entry until it is answered.
+// An asynchronous send owns its message; the coalescer owns the entry until it is answered,
+// through the promise, or the callback when there is one.
 struct SendCoalescer::AsyncEntry : Entry {
     std::string payload;
     SendOptions options;
     std::promise<SendResult> promise;
+    std::function<void(std::exception_ptr, SendResult)> done;
+
+    void answer() {
+        if (!done) {
+            if (result) {
+                promise.set_value(std::move(*result));
+            } else {
+                promise.set_exception(error);
+            }
+            return;
+        }
+        try {
+            if (result) {
+                done(nullptr, std::move(*result));
+            } else {
+                done(error, SendResult{});
+            }
+        } catch (const std::exception& e) {
+            log().error("a send_async callback threw; ignored: {}", e.what());
+        } catch (...) {
+            log().error("a send_async callback threw a non-exception; ignored");
+        }
+    }
 };
 
 SendCoalescer::~SendCoalescer() {
@@ -43,7 +67,7 @@ SendCoalescer::~SendCoalescer() {
 
 SendResult SendCoalescer::send(std::string_view payload, const SendOptions& options) {
     Entry me;
-    me.ref = MessageRef{payload, &options};
+    me.ref = send_codec::MessageRef{payload, &options};
     std::unique_lock lock(mutex_);
     queued_.push_back(&me);
     if (leaders_ < kMaxLeaders && !flushing_) {
@@ -65,11 +89,25 @@ SendResult SendCoalescer::send(std::string_view payload, const SendOptions& opti
 std::future<SendResult> SendCoalescer::send_async(std::string_view payload,
                                                   const SendOptions& options) {
     auto entry = std::make_unique<AsyncEntry>();
-    entry->async = true;
     entry->payload.assign(payload);
     entry->options = options;
-    entry->ref = MessageRef{entry->payload, &entry->options};
     std::future<SendResult> future = entry->promise.get_future();
+    enqueue_async(std::move(entry));
+    return future;
+}
+
+void SendCoalescer::send_async(std::string_view payload, const SendOptions& options,
+                               std::function<void(std::exception_ptr, SendResult)> done) {
+    auto entry = std::make_unique<AsyncEntry>();
+    entry->payload.assign(payload);
+    entry->options = options;
+    entry->done = std::move(done);
+    enqueue_async(std::move(entry));
+}
+
+void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
+    entry->async = true;
+    entry->ref = send_codec::MessageRef{entry->payload, &entry->options};
     std::unique_lock lock(mutex_);
     if (!flusher_.joinable()) {
         try {
@@ -85,7 +123,6 @@ std::future<SendResult> SendCoalescer::send_async(std::string_view payload,
         lock.unlock();
         flusher_cv_.notify_one();
     }
-    return future;
 }
 
 SendCoalescer::Batch SendCoalescer::take_batch(std::size_t limit) {
@@ -115,11 +152,7 @@ void SendCoalescer::answer(const Batch& batch, std::unique_lock<std::mutex>& loc
             continue;
         }
         std::unique_ptr<AsyncEntry> owned(static_cast<AsyncEntry*>(e));
-        if (owned->result) {
-            owned->promise.set_value(std::move(*owned->result));
-        } else {
-            owned->promise.set_exception(owned->error);
-        }
+        owned->answer();
     }
     lock.lock();
     // Notified with the lock held: a woken caller returns and destroys its Entry at once.
@@ -137,7 +170,7 @@ void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
     if (!batch.empty()) {
         lock.unlock();
         {
-            SendPipeline call(core_);
+            SendPipeline call(target_);
             call.start(batch);
             call.finish();
         }
@@ -169,7 +202,7 @@ void SendCoalescer::flush_loop() {
     sigaddset(&pipe_signal, SIGPIPE);
     pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
 
-    SendPipeline pipe(core_);
+    SendPipeline pipe(target_);
     std::unique_lock lock(mutex_);
     for (;;) {
         while (!pipe.full() && !queued_.empty()) {
@@ -201,7 +234,8 @@ void SendCoalescer::flush_loop() {
         if (done.failure && stopping_ && !queued_.empty()) {
             // Closing: Redis failed a call, so it would most likely fail the rest too, each after
             // its own timeout. The same failure answers them now.
-            log().warn("queue {}: closing with asynchronous sends unsent; they fail", core_.name());
+            log().warn("queue {}: closing with asynchronous sends unsent; they fail",
+                       target_.queue);
             fail_queued(done.failure, lock);
         }
     }

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string_view>
@@ -12,11 +13,11 @@
 
 #include "delayq/options.hpp"
 #include "delayq/types.hpp"
+#include "send_target.hpp"
 #include "validate.hpp"
 
 namespace delayq::detail {
 
-class QueueCore;
 struct SendSlot;
 
 // Group commit for single sends: threads that send to the same queue at the same time share one
@@ -33,7 +34,7 @@ struct SendSlot;
 // connection could overtake an earlier message of the same thread.
 class SendCoalescer {
   public:
-    explicit SendCoalescer(QueueCore& core) : core_(core) {}
+    explicit SendCoalescer(SendTarget target) : target_(target) {}
     // Sends what is queued and answers every future (see Queue::send_async).
     ~SendCoalescer();
     SendCoalescer(const SendCoalescer&) = delete;
@@ -43,6 +44,9 @@ class SendCoalescer {
     SendResult send(std::string_view payload, const SendOptions& options);
     // The same, answered through the future; payload and options are copied.
     std::future<SendResult> send_async(std::string_view payload, const SendOptions& options);
+    // The same, answered by calling `done` on the flusher thread.
+    void send_async(std::string_view payload, const SendOptions& options,
+                    std::function<void(std::exception_ptr, SendResult)> done);
 
   private:
     struct Entry;
@@ -56,12 +60,14 @@ class SendCoalescer {
     void answer(const Batch& batch, std::unique_lock<std::mutex>& lock);
     void fail_queued(const std::exception_ptr& error, std::unique_lock<std::mutex>& lock);
     void flush_loop();
+    // Queues an entry for the flusher, starting it on first use.
+    void enqueue_async(std::unique_ptr<AsyncEntry> entry);
 
     static constexpr int kMaxLeaders = 2;
     // The flusher splits what is queued into two calls from this many messages on.
     static constexpr std::size_t kMinSplit = 16;
 
-    QueueCore& core_;
+    SendTarget target_;
     std::mutex mutex_;
     std::deque<Entry*> queued_;
     int leaders_ = 0;        // calls under way, and callers promoted to make one

@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "delayq/error.hpp"
+#include "redis/script.hpp"
+#include "scripts.hpp"
 #include "validate.hpp"
 
 namespace delayq::detail {
@@ -17,13 +19,6 @@ bool breaks_connection(const std::exception_ptr& e) {
     } catch (...) {
         return false;
     }
-}
-
-// A message the script may refuse although it passed the client's checks: an expiry measured
-// from the Redis clock's now against an absolute due time, or a due time so far off that the
-// Redis clock decides whether it falls after 9999. Refusal fails its whole call.
-bool script_may_refuse(const SendOptions& o) {
-    return (o.at && o.expire_after.count() > 0) || o.delay.count() > kMaxTimeMs / 2;
 }
 
 }  // namespace
@@ -44,16 +39,16 @@ void SendPipeline::start(std::vector<SendSlot*> slots) {
     call.refs.reserve(call.slots.size());
     for (SendSlot* s : call.slots) {
         call.refs.push_back(s->ref);
-        if (script_may_refuse(*s->ref.options)) call.may_be_refused = true;
+        if (send_codec::script_may_refuse(*s->ref.options)) call.may_be_refused = true;
     }
     try {
         if (conn_failed_ && calls_.empty()) {
             conn_.reset();
             conn_failed_ = false;
         }
-        if (!conn_) conn_.emplace(core_.client().pool().acquire());
-        call.call = core_.send_call(call.refs);
-        append_script(**conn_, scripts::kSend, core_.keys(), call.call.args);
+        if (!conn_) conn_.emplace(target_.pool.acquire());
+        call.call = send_codec::encode(call.refs, target_.defaults);
+        append_script(**conn_, scripts::kSend, target_.keys, call.call.args);
         (**conn_).flush();
     } catch (...) {
         call.error = std::current_exception();
@@ -100,9 +95,9 @@ std::exception_ptr SendPipeline::answer(Call& call) {
     if (!failure) {
         try {
             try {
-                Reply r = script_reply(**conn_, scripts::kSend, core_.keys(), call.call.args,
+                Reply r = script_reply(**conn_, scripts::kSend, target_.keys, call.call.args,
                                        std::move(*call.reply));
-                auto results = core_.send_results(r, call.refs, call.call);
+                auto results = send_codec::decode(r, call.refs, call.call);
                 for (std::size_t i = 0; i < call.slots.size(); ++i) {
                     call.slots[i]->result = std::move(results[i]);
                 }
@@ -112,7 +107,7 @@ std::exception_ptr SendPipeline::answer(Call& call) {
                 if (call.slots.size() == 1) throw;
                 for (SendSlot* s : call.slots) {
                     try {
-                        s->result = core_.send(**conn_, std::span(&s->ref, 1)).front();
+                        s->result = send_now(**conn_, target_, std::span(&s->ref, 1)).front();
                     } catch (const InvalidArgument&) {
                         s->error = std::current_exception();
                     }

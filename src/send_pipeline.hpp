@@ -6,14 +6,16 @@
 #include <optional>
 #include <vector>
 
-#include "queue_core.hpp"
+#include "codec/send.hpp"
+#include "delayq/types.hpp"
 #include "redis/pool.hpp"
+#include "send_target.hpp"
 
 namespace delayq::detail {
 
 // One message of a send call, and its answer once the call is finished: a result or an error.
 struct SendSlot {
-    MessageRef ref;
+    send_codec::MessageRef ref;
     std::optional<SendResult> result;
     std::exception_ptr error;
 };
@@ -25,7 +27,7 @@ class SendPipeline {
   public:
     static constexpr std::size_t kDepth = 2;
 
-    explicit SendPipeline(QueueCore& core) : core_(core) {}
+    explicit SendPipeline(const SendTarget& target) : target_(target) {}
 
     bool full() const;
     bool empty() const { return calls_.empty(); }
@@ -49,8 +51,8 @@ class SendPipeline {
   private:
     struct Call {
         std::vector<SendSlot*> slots;
-        std::vector<MessageRef> refs;
-        SendCall call;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
+        std::vector<send_codec::MessageRef> refs;
+        send_codec::Call call;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
         std::optional<Reply> reply;
         std::exception_ptr error;  // failed to start, or to read the reply
         bool may_be_refused = false;
@@ -60,7 +62,7 @@ class SendPipeline {
     // Sets each message's result or error; returns the failure of the call as a whole, if any.
     std::exception_ptr answer(Call& call);
 
-    QueueCore& core_;
+    const SendTarget& target_;
     std::optional<ConnectionPool::Lease> conn_;
     std::deque<Call> calls_;
     bool conn_failed_ = false;  // an I/O error broke conn_: replace it once no call is on it

@@ -60,11 +60,12 @@ std::int64_t validate_visibility(Duration visibility) {
 }
 
 void validate_send(const SendOptions& options) {
-    if (!options.id.empty()) {
-        validate_id(options.id);
-        if (is_sequence_key(options.id)) {
+    if (options.id) {
+        validate_id(*options.id);
+        if (is_sequence_key(*options.id)) {
             invalid("message id",
-                    "must not be 14 lowercase hex digits: that form is reserved for generated ids");
+                    "must not be " + std::to_string(kSeqLen) +
+                        " lowercase hex digits: that form is reserved for generated ids");
         }
     }
     if (options.at && options.delay.count() != 0) {
@@ -87,13 +88,6 @@ void validate_send(const SendOptions& options) {
 void validate_queue_options(const QueueOptions& options) {
     if (options.max_payload_bytes > std::size_t{512} * 1024 * 1024) {
         invalid("max_payload_bytes", "must be at most 512 MiB (Redis's string limit)");
-    }
-    if (options.default_max_attempts < 1 || options.default_max_attempts > kMaxAttemptsLimit) {
-        invalid("default_max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit));
-    }
-    validate_delay(options.dead_max_age, "dead_max_age");
-    if (options.dead_max_count > kMaxDeadCount) {
-        invalid("dead_max_count", "must be at most " + std::to_string(kMaxDeadCount));
     }
 }
 
@@ -120,12 +114,27 @@ void validate_consumer_options(const ConsumerOptions& options) {
     timer(options.visibility_timeout, "visibility timeout");
     timer(options.shutdown_timeout, "shutdown_timeout");
     timer(options.idle_check, "idle_check");
-    const Backoff& b = options.backoff;
+    if (options.backoff) validate_backoff(*options.backoff);
+}
+
+void validate_backoff(const Backoff& b) {
     if (b.initial.count() < 0 || b.max < b.initial || !(b.multiplier >= 1.0) ||
-        !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
-        invalid("backoff", "needs 0 <= initial <= max, multiplier >= 1 and jitter in [0, 1]");
+        !(b.multiplier <= kMaxBackoffMultiplier) || !(b.jitter >= 0.0 && b.jitter <= 1.0)) {
+        invalid("backoff",
+                "needs 0 <= initial <= max, 1 <= multiplier <= 1e9 and jitter in [0, 1]");
     }
     validate_delay(b.max, "backoff max");
+}
+
+void validate_settings_update(const SettingsUpdate& u) {
+    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > kMaxAttemptsLimit)) {
+        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit));
+    }
+    if (u.backoff) validate_backoff(*u.backoff);
+    if (u.dead_max_count && *u.dead_max_count > kMaxDeadCount) {
+        invalid("dead_max_count", "must be at most " + std::to_string(kMaxDeadCount));
+    }
+    if (u.dead_max_age) validate_delay(*u.dead_max_age, "dead_max_age");
 }
 
 }  // namespace delayq::detail

@@ -6,18 +6,18 @@
 #include <string_view>
 
 #include "delayq/options.hpp"
+#include "delayq/queue_admin.hpp"
+#include "shared_constants.hpp"  // kMaxBatch, kMaxTimeMs
 
 namespace delayq::detail {
 
 inline constexpr std::size_t kMaxNameBytes = 200;
-inline constexpr std::size_t kMaxBatch = 1000;
 inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut to this
-// 9999-12-31T23:59:59.999Z in unix ms: later times are refused as absurd.
-inline constexpr std::int64_t kMaxTimeMs = 253'402'300'799'999;
 inline constexpr int kMaxAttemptsLimit = 1'000'000;
 // The longest durations a Consumer accepts for its timers (100 years of 365 days).
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
 inline constexpr std::size_t kMaxDeadCount = 1'000'000'000'000;
+inline constexpr double kMaxBackoffMultiplier = 1e9;  // as settings.lua allows
 
 // Each throws InvalidArgument with a message that names the problem.
 void validate_queue_name(std::string_view name);
@@ -32,5 +32,7 @@ std::int64_t validate_visibility(Duration visibility);
 void validate_send(const SendOptions& options);
 void validate_queue_options(const QueueOptions& options);
 void validate_consumer_options(const ConsumerOptions& options);
+void validate_backoff(const Backoff& backoff);
+void validate_settings_update(const SettingsUpdate& update);
 
 }  // namespace delayq::detail

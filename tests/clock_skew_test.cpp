@@ -92,7 +92,7 @@ class ClockSkewTest : public RedisTest {
         // The delay counts from the Redis clock, whatever the sender's clock says.
         EXPECT_GE(due, before + 2000);
         EXPECT_LE(due, after + 2000);
-        const auto info = client().queue("skewed").get(id);
+        const auto info = client().admin("skewed").get(id);
         ASSERT_TRUE(info);
         EXPECT_EQ(ms(info->due), due);
 

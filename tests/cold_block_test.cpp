@@ -35,12 +35,12 @@ TEST_F(ColdBlockTest, AFarRunIsOneBlockAndEachMessageIsFoundInIt) {
     EXPECT_EQ(hlen("cold"), 0);
     EXPECT_EQ(hlen("msg"), 0);
     for (std::size_t i = 0; i < sent.size(); ++i) {
-        const auto info = q.get(sent[i].id);
+        const auto info = admin(q).get(sent[i].id);
         ASSERT_TRUE(info) << i;
         EXPECT_EQ(info->state, State::kScheduled);
         EXPECT_EQ(info->payload, batch[i].payload) << i;
     }
-    const auto page = q.list(State::kScheduled, {});
+    const auto page = admin(q).list(State::kScheduled, {}).messages;
     ASSERT_EQ(page.size(), batch.size());
     for (std::size_t i = 0; i < page.size(); ++i) EXPECT_EQ(page[i].payload, batch[i].payload);
 }
@@ -51,7 +51,7 @@ TEST_F(ColdBlockTest, DeliveredAndCancelledMessagesLeaveTheBlockWhichGoesWithThe
     const std::vector<SendResult> sent = q.send_batch(batch);
     EXPECT_EQ(q.cancel(sent[3].id), CancelResult::kCancelled);
     EXPECT_EQ(q.cancel(sent[3].id), CancelResult::kNotFound);
-    EXPECT_FALSE(q.get(sent[3].id));  // its bytes are still in the block, but it is gone
+    EXPECT_FALSE(admin(q).get(sent[3].id));  // its bytes are still in the block, but it is gone
 
     ASSERT_EQ(q.reschedule(sent[7].id, 0ms).status, RescheduleStatus::kRescheduled);
     const Delivery d = fetch_one(q);
@@ -59,8 +59,8 @@ TEST_F(ColdBlockTest, DeliveredAndCancelledMessagesLeaveTheBlockWhichGoesWithThe
     EXPECT_EQ(d.payload(), batch[7].payload);
     EXPECT_EQ(d.attempt(), 1);
     EXPECT_EQ(hlen("msg"), 1);
-    EXPECT_EQ(q.ack(d), AckResult::kAcked);
-    EXPECT_FALSE(q.get(sent[7].id));
+    EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
+    EXPECT_FALSE(admin(q).get(sent[7].id));
 
     for (std::size_t i = 0; i < sent.size(); ++i) {
         if (i == 3 || i == 7) continue;
@@ -68,7 +68,7 @@ TEST_F(ColdBlockTest, DeliveredAndCancelledMessagesLeaveTheBlockWhichGoesWithThe
     }
     std::vector<Delivery> got;
     while (got.size() < sent.size() - 2) {
-        FetchResult f = q.fetch(5, 30s);  // several fetches, each reading the block
+        FetchResult f = leases(q).fetch(5, 30s);  // several fetches, each reading the block
         ASSERT_FALSE(f.deliveries.empty());
         for (auto& x : f.deliveries) got.push_back(std::move(x));
     }
@@ -76,7 +76,7 @@ TEST_F(ColdBlockTest, DeliveredAndCancelledMessagesLeaveTheBlockWhichGoesWithThe
         std::size_t i = 0;
         while (sent[i].id != x.id()) ++i;
         EXPECT_EQ(x.payload(), batch[i].payload) << i;
-        EXPECT_EQ(q.ack(x), AckResult::kAcked);
+        EXPECT_EQ(leases(q).ack(lease_of(x)).status, LeaseStatus::kAcked);
     }
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -97,7 +97,7 @@ TEST_F(ColdBlockTest, ShortRunsNearRunsAndCallerIdsKeepARecordEach) {
     q.send_batch(named);
     EXPECT_EQ(hlen("cold"), 35);
     EXPECT_EQ(hlen("blocks"), 0);
-    EXPECT_EQ(q.get("order-19")->payload, named[19].payload);
+    EXPECT_EQ(admin(q).get("order-19")->payload, named[19].payload);
 }
 
 // Blocks hold consecutive sequence numbers with gaps between them (here the near batch's): an id
@@ -113,12 +113,12 @@ TEST_F(ColdBlockTest, IdsBetweenAndAcrossBlocksFindTheirOwnRecord) {
     EXPECT_EQ(zcard("blockidx"), 2);
 
     ASSERT_EQ(q.cancel(near[2].id), CancelResult::kCancelled);
-    EXPECT_FALSE(q.get(near[2].id));  // a generated id between two blocks
-    EXPECT_EQ(q.get(near[3].id)->payload, "near");
-    EXPECT_EQ(q.get(sent_a.back().id)->payload, a.back().payload);
-    EXPECT_EQ(q.get(sent_b.front().id)->payload, b.front().payload);
-    EXPECT_EQ(q.get(sent_b.back().id)->payload, b.back().payload);
-    EXPECT_FALSE(q.get("ffffffffffffff"));  // after every block
+    EXPECT_FALSE(admin(q).get(near[2].id));  // a generated id between two blocks
+    EXPECT_EQ(admin(q).get(near[3].id)->payload, "near");
+    EXPECT_EQ(admin(q).get(sent_a.back().id)->payload, a.back().payload);
+    EXPECT_EQ(admin(q).get(sent_b.front().id)->payload, b.front().payload);
+    EXPECT_EQ(admin(q).get(sent_b.back().id)->payload, b.back().payload);
+    EXPECT_FALSE(admin(q).get("ffffffffffffff"));  // after every block
 
     // One fetch over both blocks and the near messages.
     for (const auto& s : sent_a) q.reschedule(s.id, 0ms);
@@ -148,24 +148,25 @@ TEST_F(ColdBlockTest, RetriedDeadAndRequeuedMessagesUseTheirOwnRecord) {
     const std::vector<SendResult> sent = q.send_batch(batch);
     ASSERT_EQ(q.reschedule(sent[5].id, 0ms).status, RescheduleStatus::kRescheduled);
     const Delivery first = fetch_one(q);
-    ASSERT_EQ(q.nack(first, {.delay = 0ms, .error = "boom"}).status, NackStatus::kRetrying);
+    ASSERT_EQ(leases(q).nack(lease_of(first), {.delay = 0ms, .error = "boom"}).status,
+              LeaseStatus::kRetrying);
     const Delivery second = fetch_one(q);
     EXPECT_EQ(second.id(), sent[5].id);
     EXPECT_EQ(second.attempt(), 2);
     EXPECT_EQ(second.payload(), batch[5].payload);
-    const NackResult dead = q.nack(second, {.delay = 0ms, .error = "boom"});
-    ASSERT_EQ(dead.status, NackStatus::kDeadLettered);
-    EXPECT_EQ(q.get(sent[5].id)->state, State::kDead);
+    const LeaseResult dead = leases(q).nack(lease_of(second), {.delay = 0ms, .error = "boom"});
+    ASSERT_EQ(dead.status, LeaseStatus::kDeadLettered);
+    EXPECT_EQ(admin(q).get(sent[5].id)->state, State::kDead);
     EXPECT_EQ(hlen("blocks"), 2);  // 19 messages still pending in it
 
     const std::vector<std::string> ids = {sent[5].id};
-    ASSERT_EQ(q.requeue_dead(ids), 1u);
+    ASSERT_EQ(admin(q).requeue({.ids = ids}), 1u);
     const Delivery again = fetch_one(q);
     EXPECT_EQ(again.id(), sent[5].id);
     EXPECT_EQ(again.attempt(), 1);
     EXPECT_EQ(again.payload(), batch[5].payload);
-    EXPECT_EQ(q.ack(again), AckResult::kAcked);
-    EXPECT_EQ(q.get(sent[6].id)->payload, batch[6].payload);
+    EXPECT_EQ(leases(q).ack(lease_of(again)).status, LeaseStatus::kAcked);
+    EXPECT_EQ(admin(q).get(sent[6].id)->payload, batch[6].payload);
 }
 
 // A block whose messages have mostly left (cancelled here) is dissolved: the few still pending
@@ -192,9 +193,10 @@ TEST_F(ColdBlockTest, ABlockMostlyLeftMovesItsLastMessagesToColdAndGoes) {
     ASSERT_EQ(f.deliveries.size(), 2u);
     EXPECT_EQ(f.deliveries[0].payload(), batch[5].payload);
     EXPECT_EQ(f.deliveries[1].payload(), batch[63].payload);
-    EXPECT_EQ(q.get(sent[40].id)->payload, batch[40].payload);
-    EXPECT_EQ(q.get(sent[40].id)->state, State::kScheduled);
-    for (const Delivery& d : f.deliveries) EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(admin(q).get(sent[40].id)->payload, batch[40].payload);
+    EXPECT_EQ(admin(q).get(sent[40].id)->state, State::kScheduled);
+    for (const Delivery& d : f.deliveries)
+        EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
     EXPECT_EQ(q.cancel(sent[40].id), CancelResult::kCancelled);
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -220,7 +222,7 @@ TEST_F(ColdBlockTest, ABlockMostlyDeliveredIsDissolvedAndTheRestDeliveredFromCol
     for (std::size_t i = 0; i < got.size(); ++i) {
         EXPECT_EQ(got[i].id(), sent[i].id);
         EXPECT_EQ(got[i].payload(), batch[i].payload) << i;
-        EXPECT_EQ(q.ack(got[i]), AckResult::kAcked);
+        EXPECT_EQ(leases(q).ack(lease_of(got[i])).status, LeaseStatus::kAcked);
     }
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -232,10 +234,10 @@ TEST_F(ColdBlockTest, PendingMessagesWhoseBlockIsLostAreCountedAsOrphans) {
     const std::vector<SendResult> sent = q.send_batch(far_batch(20));
     for (const auto& s : sent) q.reschedule(s.id, 0ms);
     ASSERT_EQ(server().integer({"DEL", queue_key("q", "blocks")}), 1);
-    EXPECT_FALSE(q.get(sent[0].id));
-    const FetchResult f = q.fetch(100, 30s);
+    EXPECT_FALSE(admin(q).get(sent[0].id));
+    const FetchResult f = leases(q).fetch(100, 30s);
     EXPECT_TRUE(f.deliveries.empty());
-    EXPECT_EQ(q.stats().totals.orphans_removed, sent.size());
+    EXPECT_EQ(admin(q).stats().totals.orphans_removed, sent.size());
 }
 
 TEST_F(ColdBlockTest, LargeRecordsSplitBlocksAndTheLargestStandAlone) {
@@ -252,7 +254,7 @@ TEST_F(ColdBlockTest, LargeRecordsSplitBlocksAndTheLargestStandAlone) {
     EXPECT_EQ(hlen("cold"), 6);
     EXPECT_EQ(zcard("blockidx"), 4);
     for (std::size_t i = 0; i < sent.size(); ++i) {
-        const auto info = q.get(sent[i].id);
+        const auto info = admin(q).get(sent[i].id);
         ASSERT_TRUE(info) << i;
         EXPECT_EQ(info->payload, batch[i].payload) << i;
         EXPECT_EQ(q.cancel(sent[i].id), CancelResult::kCancelled) << i;
@@ -288,7 +290,7 @@ TEST_F(ColdBlockTest, ABlockOfLargeRecordsIsDissolvedAtTheFirstDeparture) {
     ASSERT_EQ(q.cancel(sent[0].id), CancelResult::kCancelled);
     EXPECT_EQ(zcard("blockidx"), 0);
     EXPECT_EQ(hlen("cold"), 15);
-    EXPECT_EQ(q.get(sent[15].id)->payload, batch[15].payload);
+    EXPECT_EQ(admin(q).get(sent[15].id)->payload, batch[15].payload);
 }
 
 // A message that left its block (delivered, then nacked) and is pending again has its own
@@ -300,7 +302,8 @@ TEST_F(ColdBlockTest, DissolvingSkipsAMessagePendingAgainWithItsOwnRecord) {
     const std::vector<SendResult> sent = q.send_batch(batch);
     ASSERT_EQ(q.reschedule(sent[0].id, 0ms).status, RescheduleStatus::kRescheduled);
     const Delivery first = fetch_one(q);
-    ASSERT_EQ(q.nack(first, {.delay = 1h, .error = "later"}).status, NackStatus::kRetrying);
+    ASSERT_EQ(leases(q).nack(lease_of(first), {.delay = 1h, .error = "later"}).status,
+              LeaseStatus::kRetrying);
     for (std::size_t i = 1; i < 15; ++i) ASSERT_EQ(q.cancel(sent[i].id), CancelResult::kCancelled);
     EXPECT_EQ(zcard("blockidx"), 0);  // dissolved: 1 of 16 left in it
     EXPECT_EQ(hlen("cold"), 1);       // sent[15] only
@@ -309,8 +312,8 @@ TEST_F(ColdBlockTest, DissolvingSkipsAMessagePendingAgainWithItsOwnRecord) {
     const Delivery second = fetch_one(q);
     EXPECT_EQ(second.id(), sent[0].id);
     EXPECT_EQ(second.attempt(), 2);
-    EXPECT_EQ(q.ack(second), AckResult::kAcked);
-    EXPECT_FALSE(q.get(sent[0].id));
+    EXPECT_EQ(leases(q).ack(lease_of(second)).status, LeaseStatus::kAcked);
+    EXPECT_FALSE(admin(q).get(sent[0].id));
     EXPECT_EQ(q.cancel(sent[0].id), CancelResult::kNotFound);
     EXPECT_EQ(q.cancel(sent[15].id), CancelResult::kCancelled);
     EXPECT_EQ(queue_keys(), empty_queue_keys());

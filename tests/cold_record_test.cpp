@@ -21,7 +21,7 @@ TEST_F(ColdRecordTest, FarRecordsAreColdUntilTheirFirstDelivery) {
     const SendResult near = q.send("near", {.delay = 30min});
     EXPECT_EQ(hlen("cold"), 1);
     EXPECT_EQ(hlen("msg"), 1);
-    const auto info = q.get(far.id);
+    const auto info = admin(q).get(far.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kScheduled);
     EXPECT_EQ(info->payload, "far");
@@ -35,14 +35,15 @@ TEST_F(ColdRecordTest, FarRecordsAreColdUntilTheirFirstDelivery) {
     EXPECT_EQ(d.attempt(), 1);
     EXPECT_EQ(hlen("cold"), 0);
     EXPECT_EQ(hlen("msg"), 2);
-    EXPECT_EQ(q.get(far.id)->state, State::kInFlight);
+    EXPECT_EQ(admin(q).get(far.id)->state, State::kInFlight);
 
     // Its later life is the ordinary one: a retry stays in msg.
-    ASSERT_EQ(q.nack(d, Nack{.delay = 0ms, .error = "again"}).status, NackStatus::kRetrying);
+    ASSERT_EQ(leases(q).nack(lease_of(d), Nack{.delay = 0ms, .error = "again"}).status,
+              LeaseStatus::kRetrying);
     const Delivery again = fetch_one(q);
     EXPECT_EQ(again.id(), far.id);
     EXPECT_EQ(again.attempt(), 2);
-    EXPECT_EQ(q.ack(again), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(again)).status, LeaseStatus::kAcked);
     EXPECT_EQ(q.cancel(near.id), CancelResult::kCancelled);
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -58,7 +59,7 @@ TEST_F(ColdRecordTest, ABatchSplitsItsRecordsByDueTime) {
     ASSERT_EQ(sent.size(), batch.size());
     EXPECT_EQ(hlen("cold"), 3);
     EXPECT_EQ(hlen("msg"), 2);
-    const auto page = q.list(State::kScheduled, {});
+    const auto page = admin(q).list(State::kScheduled, {}).messages;
     ASSERT_EQ(page.size(), batch.size());
     for (const MessageInfo& m : page) {
         const auto it = std::find_if(sent.begin(), sent.end(),
@@ -71,7 +72,7 @@ TEST_F(ColdRecordTest, ABatchSplitsItsRecordsByDueTime) {
     EXPECT_TRUE(dup.duplicate);
     EXPECT_EQ(ms(dup.due), ms(sent[2].due));
     EXPECT_TRUE(q.send("other", {.delay = 5h, .id = "near-caller"}).duplicate);
-    EXPECT_EQ(q.stats().totals.sent, batch.size());
+    EXPECT_EQ(admin(q).stats().totals.sent, batch.size());
 
     for (const SendResult& s : sent) EXPECT_EQ(q.cancel(s.id), CancelResult::kCancelled) << s.id;
     EXPECT_EQ(queue_keys(), empty_queue_keys());
@@ -91,18 +92,18 @@ TEST_F(ColdRecordTest, AColdMessagePastItsExpiryIsDeadLetteredIntoMsg) {
          "1", queue_key("q", "cold"), s.id});
     ASSERT_FALSE(r.is_error()) << r.str;
     ASSERT_EQ(q.reschedule(s.id, 0ms).status, RescheduleStatus::kRescheduled);
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     EXPECT_TRUE(f.deliveries.empty());
     ASSERT_EQ(f.dead_lettered.size(), 1u);
     EXPECT_EQ(f.dead_lettered[0].id, s.id);
     EXPECT_EQ(f.dead_lettered[0].reason, "expired");
     EXPECT_EQ(hlen("cold"), 0);
     EXPECT_EQ(hlen("msg"), 1);
-    const auto info = q.get(s.id);
+    const auto info = admin(q).get(s.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kDead);
     EXPECT_EQ(info->payload, "x");
-    EXPECT_EQ(q.requeue_dead(std::vector<std::string>{s.id}), 1u);
+    EXPECT_EQ(admin(q).requeue({.ids = std::vector<std::string>{s.id}}), 1u);
     EXPECT_EQ(fetch_one(q).payload(), "x");
 }
 
@@ -111,7 +112,7 @@ TEST_F(ColdRecordTest, CancelOfAColdMessageLeavesNothing) {
     const SendResult s = q.send("x", {.delay = 48h, .id = "order-1"});
     EXPECT_EQ(q.cancel("order-1"), CancelResult::kCancelled);
     EXPECT_EQ(q.cancel("order-1"), CancelResult::kNotFound);
-    EXPECT_FALSE(q.get(s.id));
+    EXPECT_FALSE(admin(q).get(s.id));
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
 

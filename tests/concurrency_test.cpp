@@ -30,7 +30,7 @@ TEST_F(ConcurrencyTest, ManyConsumersDeliverEachMessageExactlyOnceAndNeverEarly)
         // Far longer than the test: any second delivery would be a double lease, not a retry.
         o.visibility_timeout = 10min;
         consumers.push_back(std::make_unique<Consumer>(
-            q,
+            leases(q),
             [&seen, i](const Delivery& d) -> Outcome {
                 seen.add(record_of(d, i));
                 return Ack{};
@@ -100,7 +100,7 @@ TEST_F(ConcurrencyTest, ManyConsumersDeliverEachMessageExactlyOnceAndNeverEarly)
     }
     EXPECT_EQ(acked, static_cast<std::uint64_t>(kMessages));
     EXPECT_EQ(leases_lost, 0u);
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     EXPECT_EQ(st.scheduled + st.ready + st.in_flight + st.dead, 0u);
     EXPECT_EQ(st.totals.acked, static_cast<std::uint64_t>(kMessages));
     EXPECT_EQ(st.totals.delivered, static_cast<std::uint64_t>(kMessages));

@@ -1,9 +1,8 @@
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/acl.hpp"
 #include "support/fixture.hpp"
 #include "support/handlers.hpp"
 #include "support/recorder.hpp"
@@ -33,27 +32,11 @@ SendResult send_when_back(Queue& q, const std::string& payload, const SendOption
     return result;
 }
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-}
-
 // Retries after a Redis error quickly, so that a consumer is back soon after a restart.
 ConsumerOptions quick_retry() {
     ConsumerOptions o;
-    o.backoff.initial = 10ms;
+    o.backoff = Backoff{.initial = 10ms};
     return o;
-}
-
-// Creates an ACL user with `password` that may use every key, channel and command, then applies
-// the `extra` rules (such as "-@dangerous").
-RawReply add_acl_user(const RedisServer& server, const std::string& user,
-                      const std::string& password, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args = {"ACL", "SETUSER", user, "on", ">" + password};
-    args.insert(args.end(), {"~*", "&*", "+@all"});
-    args.insert(args.end(), extra.begin(), extra.end());
-    return server.command(args);
 }
 
 // Checks that a client on `url` gets through: it answers a ping, and its send lands in queue "q".
@@ -66,8 +49,8 @@ void expect_usable(const std::string& url, const RedisServer& server) {
 
 // The keys of queue "q" holding one scheduled message, sorted.
 std::vector<std::string> queue_keys_after_one_send() {
-    return {queue_key("q", "msg"), queue_key("q", "pending"), queue_key("q", "seq"),
-            queue_key("q", "stats")};
+    return {queue_key("q", "msg"), queue_key("q", "pending"),
+            queue_key("q", "settings"), queue_key("q", "stats")};
 }
 
 using ConnectionTest = RedisTest;
@@ -78,7 +61,7 @@ TEST_F(ConnectionTest, TcpUrlWithDatabase) {
     q.send("x");
     EXPECT_EQ(server().keys("dq:*", 3), queue_keys_after_one_send());
     EXPECT_EQ(server().dbsize(0), 0);
-    EXPECT_EQ(q.stats().ready, 1u);
+    EXPECT_EQ(c.admin("q").stats().ready, 1u);
 }
 
 TEST_F(ConnectionTest, LocalhostUrlWithoutDatabase) {
@@ -99,31 +82,31 @@ TEST_F(ConnectionTest, ScriptFlushIsRecoveredFrom) {
     const SendResult s = q.send("after");
     EXPECT_FALSE(s.duplicate);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.ack(f.deliveries[0]), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(f.deliveries[0])).status, LeaseStatus::kAcked);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_TRUE(q.extend(f.deliveries[1], 30s));
+    EXPECT_EQ(leases(q).extend(lease_of(f.deliveries[1]), 30s).status, LeaseStatus::kExtended);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.stats().in_flight, 1u);
+    EXPECT_EQ(admin(q).stats().in_flight, 1u);
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_TRUE(q.get(s.id));
+    EXPECT_TRUE(admin(q).get(s.id));
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
-    EXPECT_EQ(q.list(State::kInFlight).size(), 1u);
+    EXPECT_EQ(admin(q).list(State::kInFlight).messages.size(), 1u);
 }
 
 TEST_F(ConnectionTest, ConsumerSurvivesScriptFlush) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen));
+    Consumer c(leases(q), recording(seen));
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
     q.send("two");
     ASSERT_TRUE(seen.wait_for(2));
-    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 2; }));
+    EXPECT_TRUE(eventually([&] { return admin(q).stats().totals.acked == 2; }));
 }
 
 TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
@@ -135,7 +118,7 @@ TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
     EXPECT_THROW(q.send("stalled", {.id = "s"}), TimeoutError);
     // Back to normal once the pause ends; retrying the id is safe.
     send_when_back(q, "stalled", {.id = "s"});
-    EXPECT_EQ(q.get("s")->payload, "stalled");
+    EXPECT_EQ(c.admin("q").get("s")->payload, "stalled");
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 2);
 }
 
@@ -161,19 +144,19 @@ TEST_F(ConnectionTest, ProducerGetsAnErrorNotAHangWhileRedisIsDown) {
     server().stop();
     EXPECT_THROW(q.send("during"), ConnectionError);
     EXPECT_THROW(q.send("during"), ConnectionError);
-    EXPECT_THROW(q.stats(), ConnectionError);
-    EXPECT_THROW(q.fetch(1, 1s), ConnectionError);
+    EXPECT_THROW(c.admin("q").stats(), ConnectionError);
+    EXPECT_THROW(c.leases("q").fetch(1, 1s), ConnectionError);
     EXPECT_THROW(c.ping(), ConnectionError);
     server().start();
     const SendResult s = send_when_back(q, "after", {.id = "after"});
     EXPECT_FALSE(s.duplicate);
-    EXPECT_EQ(q.get("after")->payload, "after");
+    EXPECT_EQ(c.admin("q").get("after")->payload, "after");
 }
 
 TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
     Queue q = client().queue("q");
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), quick_retry());
+    Consumer c(leases(q), recording(seen), quick_retry());
     c.start();
     q.send("one");
     ASSERT_TRUE(seen.wait_for(1));
@@ -182,7 +165,7 @@ TEST_F(ConnectionTest, ConsumerResumesByItselfAfterARestart) {
     send_when_back(q, "two", {.id = "two"});
     ASSERT_TRUE(seen.wait_for(2, 30s));
     EXPECT_EQ(seen.items()[1].id, "two");
-    EXPECT_TRUE(eventually([&] { return !q.get("two"); }));
+    EXPECT_TRUE(eventually([&] { return !admin(q).get("two"); }));
     c.stop();
     c.wait();
 }
@@ -195,7 +178,7 @@ class PersistentConnectionTest : public RedisTest {
 TEST_F(PersistentConnectionTest, SleepingConsumerDeliversAMessageDueAfterARestart) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen));
+    Consumer c(leases(q), recording(seen));
     c.start();
     const SendResult s = q.send("x", {.delay = 1500ms});
     server().restart();
@@ -212,7 +195,7 @@ TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
     const SendResult s = q.send("x");
     Collector<DeliveryRecord> seen;
     Latch finish;
-    Consumer c(q, recording(seen, ack_once_open(finish)), quick_retry());
+    Consumer c(leases(q), recording(seen, ack_once_open(finish)), quick_retry());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     server().restart();  // the lease survives in the append-only file
@@ -220,7 +203,7 @@ TEST_F(PersistentConnectionTest, AckOfAHandlerRunningAcrossARestartIsNotLost) {
     EXPECT_TRUE(eventually(
         [&] {
             try {
-                return !q.get(s.id);
+                return !admin(q).get(s.id);
             } catch (const ConnectionError&) {
                 return false;
             }
@@ -242,7 +225,7 @@ TEST_F(UnixSocketTest, UnixSocketUrl) {
     Client c("unix://" + server().unix_socket_path());
     Queue q = c.queue("q");
     const SendResult s = q.send("over a socket");
-    EXPECT_EQ(q.get(s.id)->payload, "over a socket");
+    EXPECT_EQ(c.admin("q").get(s.id)->payload, "over a socket");
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
 }
 
@@ -288,120 +271,6 @@ TEST_F(PasswordTest, MissingOrWrongPasswordIsAnError) {
     EXPECT_THROW(wrong.ping(), Error);
     EXPECT_THROW(wrong.queue("q").send("x"), Error);
     EXPECT_EQ(server().dbsize(), 0);
-}
-
-class EvictingServerTest : public RedisTest {
-  protected:
-    RedisServerOptions server_options() const override {
-        return {.extra_args = {"--maxmemory", "100mb", "--maxmemory-policy", "allkeys-lru"}};
-    }
-};
-
-TEST_F(EvictingServerTest, WarnsButWorksByDefault) {
-    testing::internal::CaptureStderr();
-    testing::internal::CaptureStdout();
-    Client c(server().url());
-    std::string error;
-    try {
-        c.ping();
-        c.queue("q").send("x");
-    } catch (const std::exception& e) {
-        error = e.what();
-    }
-    const std::string out =
-        lower(testing::internal::GetCapturedStdout() + testing::internal::GetCapturedStderr());
-    EXPECT_EQ(error, "");
-    EXPECT_NE(out.find("allkeys-lru"), std::string::npos) << "logged: " << out;
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
-}
-
-TEST_F(EvictingServerTest, StrictClientRefusesIt) {
-    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
-    EXPECT_THROW(c.ping(), ConfigurationError);
-    Queue q = c.queue("q");
-    EXPECT_THROW(q.send("x"), ConfigurationError);
-    EXPECT_EQ(server().dbsize(), 0);
-}
-
-TEST_F(EvictingServerTest, StrictClientRefusesWhenItCannotReadThePolicy) {
-    // A user who may use queues but not run admin commands (INFO, CONFIG): the strict client
-    // cannot verify the policy, so it must not assume it is safe.
-    ASSERT_FALSE(add_acl_user(server(), "app", "pw", {"-@dangerous"}).is_error());
-    const std::string url = "redis://app:pw@127.0.0.1:" + std::to_string(server().port());
-    Client lenient(url);
-    EXPECT_NO_THROW(lenient.queue("q").send("x"));
-    Client strict(url, ClientOptions{.refuse_evicting_server = true});
-    EXPECT_THROW(strict.ping(), ConfigurationError);
-    EXPECT_THROW(strict.queue("q").send("y"), ConfigurationError);
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
-}
-
-TEST_F(EvictingServerTest, StrictConsumerStopsWithAConfigurationError) {
-    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
-    Consumer consumer(c.queue("q"), ack_all);
-    Latch done;
-    std::string outcome = "none";
-    std::thread runner([&] {
-        try {
-            consumer.run();
-            outcome = "returned";
-        } catch (const ConfigurationError&) {
-            outcome = "ConfigurationError";
-        } catch (const std::exception& e) {
-            outcome = std::string("other: ") + e.what();
-        }
-        done.open();
-    });
-    const bool finished = done.wait(20s);
-    if (!finished) consumer.stop();
-    runner.join();
-    EXPECT_TRUE(finished) << "run() kept running on an evicting server";
-    EXPECT_EQ(outcome, "ConfigurationError");
-}
-
-TEST_F(ConnectionTest, StrictClientAcceptsNoeviction) {
-    Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
-    EXPECT_NO_THROW(c.ping());
-    EXPECT_NO_THROW(c.queue("q").send("x"));
-}
-
-TEST_F(ConnectionTest, FullRedisRefusesSendsWholeButStillDrains) {
-    Queue q = queue();
-    const long long limit = server().info_integer("memory", "used_memory") + 2 * 1024 * 1024;
-    ASSERT_FALSE(
-        server().command({"CONFIG", "SET", "maxmemory", std::to_string(limit)}).is_error());
-    // Fill with ever smaller payloads: a big send's own query buffer counts towards maxmemory,
-    // so its refusal alone does not mean that a small one is refused too.
-    long long stored = 0;
-    bool refused = false;
-    for (std::size_t size : {64 * 1024, 1024, 16}) {
-        const std::string payload(size, 'p');
-        refused = false;
-        for (int i = 0; i < 5000 && !refused; ++i) {
-            try {
-                q.send(payload);
-                ++stored;
-            } catch (const OutOfMemoryError&) {
-                refused = true;
-            }
-        }
-    }
-    ASSERT_TRUE(refused);
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), stored);
-    std::vector<Message> batch(3, Message{"small", {}});
-    EXPECT_THROW(q.send_batch(batch), OutOfMemoryError);
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), stored);
-
-    // Fetch, ack and inspection must still work, or a full Redis could never drain.
-    long long acked = 0;
-    for (int round = 0; round < 100 && acked < stored; ++round) {
-        for (const auto& d : q.fetch(100, 30s).deliveries) {
-            ASSERT_EQ(q.ack(d), AckResult::kAcked);
-            ++acked;
-        }
-    }
-    EXPECT_EQ(acked, stored);
-    EXPECT_EQ(q.stats().ready, 0u);
 }
 
 }  // namespace

@@ -1,16 +1,14 @@
-#include <signal.h>
-#include <unistd.h>
+// The Consumer: handling every message, waking for sends without polling, start and stop.
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <set>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/consumer_options.hpp"
 #include "support/fixture.hpp"
 #include "support/handlers.hpp"
 #include "support/recorder.hpp"
@@ -19,36 +17,6 @@ namespace delayq::test {
 namespace {
 
 using ConsumerTest = RedisTest;
-
-// Fast retries, so tests wait for events rather than for backoff.
-ConsumerOptions fast_options() {
-    ConsumerOptions o;
-    o.backoff = Backoff{.initial = 10ms, .max = 10ms, .multiplier = 1.0, .jitter = 0.0};
-    return o;
-}
-
-// fast_options() without the idle check, the safety net that polls an idle queue: only a
-// wake-up signal or the aim at the next due time can make the consumer fetch.
-ConsumerOptions without_idle_polling() {
-    ConsumerOptions o = fast_options();
-    o.idle_check = 1h;
-    return o;
-}
-
-// fast_options() whose dead-letter hook collects every event in `dead`.
-ConsumerOptions reporting_dead_letters_to(Collector<DeadLetterEvent>& dead) {
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&dead](const DeadLetterEvent& e) { dead.add(e); };
-    return o;
-}
-
-// Nacks the first attempt with `nack` and acks the retry.
-Handler nack_first_attempt(Nack nack) {
-    return [nack](const Delivery& d) -> Outcome {
-        if (d.attempt() == 1) return nack;
-        return Ack{};
-    };
-}
 
 // Sends a message due in an hour, which it returns, and one due now: a consumer that has handled
 // the one due now sleeps until the other is due.
@@ -68,7 +36,7 @@ TEST_F(ConsumerTest, HandlesEveryMessageOnce) {
     ConsumerOptions o = fast_options();
     o.concurrency = 4;
     o.max_batch = 16;
-    Consumer c(q, recording(seen), o);
+    Consumer c(leases(q), recording(seen), o);
     c.start();
     ASSERT_TRUE(seen.wait_for(200));
     c.stop();
@@ -94,7 +62,7 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
     Queue q = queue();
     q.send("x");
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), fast_options());
+    Consumer c(leases(q), recording(seen), fast_options());
     std::atomic<bool> returned{false};
     std::thread runner([&] {
         c.run();
@@ -105,14 +73,14 @@ TEST_F(ConsumerTest, RunBlocksUntilStop) {
     c.stop();
     runner.join();
     EXPECT_TRUE(returned.load());
-    EXPECT_EQ(q.stats().totals.acked, 1u);
+    EXPECT_EQ(admin(q).stats().totals.acked, 1u);
 }
 
 TEST_F(ConsumerTest, WakesForSendsWithoutPolling) {
     Queue q = queue();
     Collector<DeliveryRecord> seen;
     // No safety net: only the wake-up signal can help.
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     q.send("first");
     ASSERT_TRUE(seen.wait_for(1));
@@ -131,7 +99,7 @@ TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
     Queue q = queue();
     const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     // Sleeping until `far` is due: an earlier message must cut that short.
@@ -140,14 +108,14 @@ TEST_F(ConsumerTest, WakesForAnEarlierSendWhileWaitingForALaterMessage) {
     const DeliveryRecord r = seen.items()[1];
     EXPECT_EQ(r.id, near.id);
     EXPECT_GE(r.delivered_at_ms, ms(near.due));
-    EXPECT_EQ(q.get(far.id)->state, State::kScheduled);
+    EXPECT_EQ(admin(q).get(far.id)->state, State::kScheduled);
 }
 
 TEST_F(ConsumerTest, WakesWhenAMessageIsRescheduledEarlier) {
     Queue q = queue();
     const SendResult far = send_later_and_now(q);
     Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     const RescheduleResult r = q.reschedule(far.id, 100ms);
@@ -162,525 +130,11 @@ TEST_F(ConsumerTest, SleepsUntilTheNextDueMessage) {
     const SendResult s = q.send("x", {.delay = 700ms});
     Collector<DeliveryRecord> seen;
     // It must aim at the due time, not poll.
-    Consumer c(q, recording(seen), without_idle_polling());
+    Consumer c(leases(q), recording(seen), without_idle_polling());
     c.start();
     ASSERT_TRUE(seen.wait_for(1));
     EXPECT_EQ(seen.items()[0].id, s.id);
     EXPECT_GE(seen.items()[0].delivered_at_ms, ms(s.due));
-}
-
-TEST_F(ConsumerTest, HandlerExceptionIsANackWithItsMessage) {
-    Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 2});
-    Collector<DeliveryRecord> seen;
-    Collector<DeadLetterEvent> dead;
-    Collector<std::string> errors_seen_by_handler;
-    Consumer c(
-        q,
-        recording(seen,
-                  [&](const Delivery& d) -> Outcome {
-                      if (d.attempt() > 1) errors_seen_by_handler.add(q.get(d.id())->last_error);
-                      throw std::runtime_error("boom on attempt " + std::to_string(d.attempt()));
-                  }),
-        reporting_dead_letters_to(dead));
-    c.start();
-    ASSERT_TRUE(dead.wait_for(1));
-    c.stop();
-    c.wait();
-
-    EXPECT_EQ(seen.size(), 2u);
-    ASSERT_EQ(errors_seen_by_handler.size(), 1u);
-    EXPECT_EQ(errors_seen_by_handler.items()[0], "boom on attempt 1");
-    const DeadLetterEvent e = dead.items()[0];
-    EXPECT_EQ(e.id, s.id);
-    EXPECT_EQ(e.queue, "q");
-    EXPECT_EQ(e.reason, "attempts exhausted");
-    EXPECT_EQ(e.attempts, 2);
-    const auto info = q.get(s.id);
-    ASSERT_TRUE(info);
-    EXPECT_EQ(info->state, State::kDead);
-    EXPECT_EQ(info->last_error, "boom on attempt 2");
-    const ConsumerStats st = c.stats();
-    EXPECT_EQ(st.nacked, 1u);
-    EXPECT_EQ(st.dead_lettered, 1u);
-    EXPECT_EQ(st.acked, 0u);
-}
-
-TEST_F(ConsumerTest, ExceptionOfAnyTypeIsANack) {
-    Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 3});
-    Collector<DeliveryRecord> seen;
-    Consumer c(q,
-               recording(seen,
-                         [](const Delivery& d) -> Outcome {
-                             if (d.attempt() == 1) throw 42;
-                             return Ack{};
-                         }),
-               fast_options());
-    c.start();
-    ASSERT_TRUE(seen.wait_for(2));
-    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
-    c.stop();
-    c.wait();
-    EXPECT_EQ(seen.items()[1].attempt, 2);
-    EXPECT_EQ(c.stats().acked, 1u);
-    EXPECT_EQ(c.stats().nacked, 1u);
-}
-
-TEST_F(ConsumerTest, NackOutcomeWithDelayRetriesNoEarlier) {
-    Queue q = queue();
-    q.send("x");
-    Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen, nack_first_attempt(Nack{.delay = 400ms, .error = "not yet"})),
-               fast_options());
-    c.start();
-    ASSERT_TRUE(seen.wait_for(2));
-    const auto r = seen.items();
-    EXPECT_EQ(r[1].attempt, 2);
-    EXPECT_GE(r[1].due_ms, r[0].delivered_at_ms + 400);
-    EXPECT_GE(r[1].delivered_at_ms, r[1].due_ms);
-}
-
-TEST_F(ConsumerTest, NackWithoutDelayUsesTheConsumersBackoff) {
-    Queue q = queue();
-    q.send("x");
-    Collector<DeliveryRecord> seen;
-    ConsumerOptions o;
-    o.backoff = Backoff{.initial = 500ms, .max = 1h, .multiplier = 2.0, .jitter = 0.0};
-    Consumer c(
-        q, recording(seen, nack_first_attempt(Nack{.delay = std::nullopt, .error = "backoff"})), o);
-    c.start();
-    ASSERT_TRUE(seen.wait_for(2));
-    const auto r = seen.items();
-    EXPECT_GE(r[1].due_ms, r[0].delivered_at_ms + 500);
-    EXPECT_GE(r[1].delivered_at_ms, r[1].due_ms);
-}
-
-TEST_F(ConsumerTest, RejectDeadLettersAndCallsTheHook) {
-    Queue q = queue();
-    const SendResult s = q.send("x", {.max_attempts = 10});
-    Collector<DeadLetterEvent> dead;
-    Consumer c(
-        q, [](const Delivery&) -> Outcome { return Reject{.error = "poison"}; },
-        reporting_dead_letters_to(dead));
-    c.start();
-    ASSERT_TRUE(dead.wait_for(1));
-    const DeadLetterEvent e = dead.items()[0];
-    EXPECT_EQ(e.id, s.id);
-    EXPECT_EQ(e.reason, "rejected");
-    EXPECT_EQ(e.attempts, 1);
-    EXPECT_EQ(q.get(s.id)->last_error, "poison");
-    EXPECT_EQ(q.get(s.id)->state, State::kDead);
-}
-
-TEST_F(ConsumerTest, HookThatThrowsIsIgnored) {
-    Queue q = queue();
-    q.send("reject me", {.max_attempts = 1});
-    Collector<DeadLetterEvent> dead;
-    Collector<DeliveryRecord> acked;
-    ConsumerOptions o = fast_options();
-    o.on_dead_letter = [&](const DeadLetterEvent& e) {
-        dead.add(e);
-        throw std::runtime_error("hook failure");
-    };
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            if (d.payload() == "reject me") return Reject{.error = "no"};
-            acked.add(record_of(d));
-            return Ack{};
-        },
-        o);
-    c.start();
-    ASSERT_TRUE(dead.wait_for(1));
-    q.send("fine");
-    ASSERT_TRUE(acked.wait_for(1));
-    EXPECT_EQ(acked.items()[0].payload, "fine");
-}
-
-TEST_F(ConsumerTest, HookSeesExpiriesFoundByTheConsumer) {
-    Queue q = queue();
-    const SendResult s = q.send("x", {.expire_after = 200ms});
-    wait_for_server_time_after(s.due + 200ms);
-    Collector<DeadLetterEvent> dead;
-    Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), reporting_dead_letters_to(dead));
-    c.start();
-    ASSERT_TRUE(dead.wait_for(1));
-    EXPECT_EQ(dead.items()[0].id, s.id);
-    EXPECT_EQ(dead.items()[0].reason, "expired");
-    EXPECT_EQ(seen.size(), 0u);
-}
-
-TEST_F(ConsumerTest, LapsedLeaseFoundByTheConsumerCallsTheHook) {
-    Queue q = queue();
-    // A crashed consumer: leased and never answered.
-    const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 1}, 300ms);
-    Collector<DeadLetterEvent> dead;
-    Consumer c(q, ack_all, reporting_dead_letters_to(dead));
-    c.start();
-    ASSERT_TRUE(dead.wait_for(1));
-    EXPECT_EQ(dead.items()[0].id, s.id);
-    EXPECT_EQ(dead.items()[0].reason, "attempts exhausted");
-    EXPECT_EQ(q.ack(lost), AckResult::kLeaseLost);
-}
-
-TEST_F(ConsumerTest, LapsedLeaseOfACrashedConsumerIsRedelivered) {
-    Queue q = queue();
-    const auto [s, lost] = send_and_fetch(q, "x", {.max_attempts = 3}, 300ms);
-    Collector<DeliveryRecord> seen;
-    Consumer c(q, recording(seen), fast_options());
-    c.start();
-    ASSERT_TRUE(seen.wait_for(1));
-    const DeliveryRecord r = seen.items()[0];
-    EXPECT_EQ(r.id, s.id);
-    EXPECT_EQ(r.attempt, 2);
-    EXPECT_GE(r.delivered_at_ms, ms(lost.delivered_at()) + 300);
-}
-
-TEST_F(ConsumerTest, ExtendsTheLeaseWhileTheHandlerRuns) {
-    Queue q = queue();
-    const SendResult s = q.send("slow");
-    Collector<DeliveryRecord> seen;
-    Latch finish;
-    ConsumerOptions o = fast_options();
-    o.concurrency = 2;  // a free slot that would pick the message up again if the lease lapsed
-    // Extended every third of this; short, yet with room for a loaded machine's scheduling.
-    o.visibility_timeout = 500ms;
-    Consumer c(q, recording(seen, ack_once_open(finish)), o);
-    c.start();
-    ASSERT_TRUE(seen.wait_for(1));
-    const DeliveryRecord first = seen.items()[0];
-    // Several lease lengths later, the message is still leased to the running handler.
-    wait_for_server_time_after(from_ms(first.delivered_at_ms + 1600));
-    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
-    const auto info = q.get(s.id);
-    ASSERT_TRUE(info);
-    EXPECT_EQ(info->state, State::kInFlight);
-    EXPECT_EQ(info->attempts, 1);
-    ASSERT_TRUE(info->lease_deadline);
-    EXPECT_GT(ms(*info->lease_deadline), first.delivered_at_ms + 1600);
-    finish.open();
-    ASSERT_TRUE(eventually([&] { return !q.get(s.id); }));
-    c.stop();
-    c.wait();
-    EXPECT_EQ(seen.size(), 1u);
-    EXPECT_EQ(c.stats().acked, 1u);
-    EXPECT_EQ(q.stats().totals.retried, 0u);
-}
-
-TEST_F(ConsumerTest, PrefetchedLeasesAreExtendedToo) {
-    Queue q = queue();
-    send_many(q, 4);
-    Collector<DeliveryRecord> seen;
-    Latch finish;
-    ConsumerOptions o = fast_options();
-    o.concurrency = 1;
-    o.prefetch = 3;
-    o.visibility_timeout = 500ms;
-    Consumer c(q,
-               recording(seen,
-                         [&](const Delivery&) -> Outcome {
-                             if (seen.size() == 1) finish.wait(30s);
-                             return Ack{};
-                         }),
-               o);
-    c.start();
-    ASSERT_TRUE(seen.wait_for(1));
-    ASSERT_TRUE(eventually([&] { return q.stats().in_flight == 4; }));
-    // Several lease lengths while the first handler blocks and three messages wait in the buffer.
-    wait_for_server_time_after(from_ms(seen.items()[0].delivered_at_ms + 1600));
-    EXPECT_TRUE(q.fetch(10, 30s).deliveries.empty());
-    finish.open();
-    ASSERT_TRUE(seen.wait_for(4));
-    ASSERT_TRUE(eventually([&] { return q.stats().totals.acked == 4; }));
-    for (const auto& r : seen.items()) EXPECT_EQ(r.attempt, 1);
-    EXPECT_EQ(q.stats().totals.retried, 0u);
-}
-
-TEST_F(ConsumerTest, OnlyLeasesReallyLostAreCountedAsLost) {
-    // Many outcomes recorded at once while the lease extender runs often: an extension that
-    // races with the consumer's own ack or nack must not count as a lost lease.
-    constexpr int kCount = 300;
-    Queue q = queue();
-    send_many(q, kCount);
-    Collector<DeliveryRecord> started;
-    Latch finish;
-    ConsumerOptions o = fast_options();
-    o.concurrency = kCount;
-    o.visibility_timeout = 45ms;
-    Consumer c(q,
-               recording(started,
-                         [&](const Delivery& d) -> Outcome {
-                             finish.wait(30s);
-                             if (d.attempt() == 1 && d.id().back() % 4 != 0)
-                                 return Nack{.delay = 1h, .error = "later"};
-                             return Ack{};
-                         }),
-               o);
-    c.start();
-    ASSERT_TRUE(started.wait_for(kCount));
-    finish.open();
-    ASSERT_TRUE(eventually([&] {
-        const QueueStats st = q.stats();
-        return st.in_flight == 0 && st.ready == 0;
-    }));
-    c.stop();
-    c.wait();
-    const ConsumerStats cs = c.stats();
-    const QueueStats st = q.stats();
-    // Leases that really lapsed went back to pending: retried minus the consumer's nacks.
-    const std::uint64_t lapsed = st.totals.retried - cs.nacked;
-    EXPECT_LE(cs.leases_lost, lapsed) << "acked " << cs.acked << ", nacked " << cs.nacked;
-    EXPECT_EQ(cs.acked + cs.nacked, static_cast<std::uint64_t>(started.size()) - lapsed);
-}
-
-TEST_F(ConsumerTest, ShutdownTimeoutBoundsTheWaitForAStuckHandler) {
-    Queue q = queue();
-    const SendResult s = q.send("stuck");
-    Collector<DeliveryRecord> seen;
-    Latch finish;
-    ConsumerOptions o = fast_options();
-    o.visibility_timeout = 300ms;
-    o.shutdown_timeout = 200ms;
-    auto c = std::make_unique<Consumer>(q, recording(seen, ack_once_open(finish)), o);
-    c->start();
-    ASSERT_TRUE(seen.wait_for(1));
-    Latch stopped;
-    std::thread stopper([&] {
-        c->stop();
-        c->wait();
-        stopped.open();
-    });
-    const bool stopped_in_time = stopped.wait(20s);
-    // The stuck handler no longer holds the message: its lease lapses and it is delivered again.
-    std::optional<Delivery> again;
-    if (stopped_in_time) {
-        again = fetch_one(q, 30s);
-    }
-    finish.open();
-    stopper.join();
-    c.reset();
-    EXPECT_TRUE(stopped_in_time) << "stop() waited for the stuck handler past shutdown_timeout";
-    ASSERT_TRUE(again);
-    EXPECT_EQ(again->id(), s.id);
-    EXPECT_EQ(again->attempt(), 2);
-}
-
-TEST_F(ConsumerTest, StopsOnSigtermWhenAskedAndRestoresTheHandler) {
-    static std::atomic<int> previous_handler_calls{0};
-    struct sigaction ours {};
-    ours.sa_handler = [](int) { previous_handler_calls.fetch_add(1); };
-    sigemptyset(&ours.sa_mask);
-    struct sigaction saved {};
-    ASSERT_EQ(::sigaction(SIGTERM, &ours, &saved), 0);
-
-    Queue q = queue();
-    q.send("x");
-    Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.stop_on_signals = true;
-    Consumer c(q, recording(seen), o);
-    Latch returned;
-    std::thread runner([&] {
-        c.run();
-        returned.open();
-    });
-    ASSERT_TRUE(seen.wait_for(1));
-    ::kill(::getpid(), SIGTERM);
-    const bool stopped = returned.wait(20s);
-    if (!stopped) c.stop();
-    runner.join();
-    EXPECT_TRUE(stopped) << "SIGTERM did not stop run()";
-    EXPECT_EQ(previous_handler_calls.load(), 0);
-    // Once the consumer is gone, SIGTERM reaches the application's handler again.
-    ::kill(::getpid(), SIGTERM);
-    EXPECT_TRUE(eventually([] { return previous_handler_calls.load() == 1; }));
-    ::sigaction(SIGTERM, &saved, nullptr);
-}
-
-// Workers take several deliveries at once from a deep buffer. When one of them blocks in a
-// handler, what it took and has not started must still be handled by the other workers.
-TEST_F(ConsumerTest, OneBlockedHandlerHoldsBackNoOtherMessage) {
-    Queue q = queue();
-    const std::vector<SendResult> sent = send_many(q, 400);
-    const std::string blocker = sent[200].id;
-    Latch unblock;
-    Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.concurrency = 2;
-    o.prefetch = 400;
-    o.max_batch = 400;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            if (d.id() == blocker) unblock.wait(40s);
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
-    c.start();
-    EXPECT_TRUE(seen.wait_for(399, 40s)) << "handled while one handler blocked: " << seen.size();
-    unblock.open();
-    EXPECT_TRUE(seen.wait_for(400));
-    c.stop();
-    c.wait();
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 0; }));
-    EXPECT_EQ(q.stats().totals.acked, 400u);
-}
-
-// Once handlers are fast, one woken worker takes a whole small fetch as its chunk. If its
-// first handler then blocks, no other worker may be awake: one idle worker must still look
-// again and take what the blocked one holds.
-TEST_F(ConsumerTest, ABlockedHandlerAfterFastOnesHoldsBackNoOtherMessage) {
-    Queue q = queue();
-    Collector<DeliveryRecord> seen;
-    Latch unblock;
-    std::atomic<bool> block_next{false};
-    ConsumerOptions o = fast_options();
-    o.concurrency = 4;
-    o.prefetch = 100;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            if (block_next.exchange(false)) unblock.wait(40s);
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
-    c.start();
-    send_many(q, 200);
-    ASSERT_TRUE(seen.wait_for(200, 40s));
-    block_next = true;
-    send_many(q, 40);
-    EXPECT_TRUE(seen.wait_for(239, 40s)) << "handled while one handler blocked: " << seen.size();
-    unblock.open();
-    EXPECT_TRUE(seen.wait_for(240));
-    c.stop();
-    c.wait();
-    EXPECT_EQ(q.stats().totals.acked, 240u);
-}
-
-TEST_F(ConsumerTest, RunsUpToConcurrencyHandlersAtOnce) {
-    Queue q = queue();
-    send_many(q, 12);
-    std::mutex mutex;
-    std::condition_variable cv;
-    int active = 0;
-    int peak = 0;
-    const auto give_up = std::chrono::steady_clock::now() + 20s;
-    Collector<DeliveryRecord> seen;
-    ConsumerOptions o = fast_options();
-    o.concurrency = 3;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            std::unique_lock lock(mutex);
-            ++active;
-            peak = std::max(peak, active);
-            cv.notify_all();
-            // Hold every handler until three ran at once, so the peak is reached if it can be.
-            cv.wait_until(lock, give_up, [&] { return peak >= 3; });
-            --active;
-            lock.unlock();
-            seen.add(record_of(d));
-            return Ack{};
-        },
-        o);
-    c.start();
-    ASSERT_TRUE(seen.wait_for(12, 40s));
-    c.stop();
-    c.wait();
-    EXPECT_EQ(peak, 3);
-}
-
-TEST_F(ConsumerTest, GracefulStopReleasesPrefetchedAndLetsTheRunningHandlerFinish) {
-    Queue q = queue();
-    send_many(q, 10);
-    Collector<DeliveryRecord> started;
-    Latch finish;
-    ConsumerOptions o = fast_options();
-    o.concurrency = 1;
-    o.prefetch = 5;
-    o.max_batch = 10;
-    auto consumer = std::make_unique<Consumer>(q, recording(started, ack_once_open(finish)), o);
-    consumer->start();
-    ASSERT_TRUE(started.wait_for(1));
-    // Beyond the running handler, the consumer holds `prefetch` more leases.
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 6; }));
-    const std::size_t held = q.stats().in_flight;
-    ASSERT_GE(held, 2u);
-
-    std::thread stopper([&] { consumer->stop(); });
-    // The unstarted ones go back at once, while the running handler still runs.
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight == 1; }));
-    EXPECT_FALSE(finish.is_open());
-    for (const auto& m : q.list(State::kReady)) EXPECT_EQ(m.attempts, 0);
-    finish.open();
-    stopper.join();
-    consumer->wait();
-
-    const std::string running_id = started.items()[0].id;
-    EXPECT_TRUE(eventually([&] { return !q.get(running_id); })) << "the running handler's ack";
-    EXPECT_EQ(started.size(), 1u);
-    const QueueStats st = q.stats();
-    EXPECT_EQ(st.in_flight, 0u);
-    EXPECT_EQ(st.ready, 9u);
-    EXPECT_EQ(st.totals.acked, 1u);
-    EXPECT_EQ(st.totals.released, held - 1);
-    EXPECT_EQ(consumer->stats().released, held - 1);
-    consumer.reset();
-    EXPECT_EQ(q.stats().ready, 9u);
-}
-
-// Without a prefetch option the consumer holds what its handlers finish in about 10 ms: after
-// fast handlers, a fetch takes far more than the one message a handler of concurrency 1 has room
-// for, so messages are leased beyond the running handler.
-TEST_F(ConsumerTest, AutomaticPrefetchHoldsMoreAfterFastHandlers) {
-    Queue q = queue();
-    send_many(q, 300);
-    Latch finish;
-    std::atomic<int> handled{0};
-    ConsumerOptions o = fast_options();  // concurrency 1, prefetch unset
-    Consumer c(
-        q,
-        [&](const Delivery&) -> Outcome {
-            if (++handled == 50) finish.wait(std::chrono::seconds(60));
-            return Ack{};
-        },
-        o);
-    c.start();
-    EXPECT_TRUE(eventually([&] { return q.stats().in_flight > 1; }));
-    finish.open();
-    EXPECT_TRUE(eventually([&] { return q.stats().totals.acked == 300; }));
-    c.stop();
-    c.wait();
-}
-
-// Handlers slower than the automatic prefetch's 10 ms window leave nothing held beyond the running
-// handler, for other consumers to take.
-TEST_F(ConsumerTest, AutomaticPrefetchHoldsNothingBehindSlowHandlers) {
-    Queue q = queue();
-    send_many(q, 6);
-    Client observer(server().url());
-    Queue watched = observer.queue(q.name());
-    std::atomic<std::size_t> most_in_flight{0};
-    Collector<std::string> done;
-    Consumer c(
-        q,
-        [&](const Delivery& d) -> Outcome {
-            std::this_thread::sleep_for(15ms);  // the handler's work
-            const std::size_t now = watched.stats().in_flight;
-            if (now > most_in_flight) most_in_flight = now;
-            done.add(d.id());
-            return Ack{};
-        },
-        fast_options());
-    c.start();
-    ASSERT_TRUE(done.wait_for(6));
-    c.stop();
-    c.wait();
-    EXPECT_EQ(most_in_flight.load(), 1u);
 }
 
 TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
@@ -690,11 +144,11 @@ TEST_F(ConsumerTest, DestructorStopsARunningConsumer) {
     {
         ConsumerOptions o = fast_options();
         o.prefetch = 10;
-        Consumer c(q, recording(seen), o);
+        Consumer c(leases(q), recording(seen), o);
         c.start();
         ASSERT_TRUE(seen.wait_for(1));
     }
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     EXPECT_EQ(st.in_flight, 0u);
     EXPECT_EQ(st.ready + st.totals.acked, 5u);
     EXPECT_EQ(st.totals.acked, seen.size());
@@ -704,10 +158,10 @@ TEST_F(ConsumerTest, ConsumerThatNeverStartedIsHarmless) {
     Queue q = queue();
     q.send("x");
     {
-        Consumer c(q, ack_all, fast_options());
+        Consumer c(leases(q), ack_all, fast_options());
         EXPECT_EQ(c.stats().fetched, 0u);
     }
-    EXPECT_EQ(q.stats().ready, 1u);
+    EXPECT_EQ(admin(q).stats().ready, 1u);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TEST(StateNamesTest, RoundTrip) {
 TEST_F(InspectionTest, StatsOfAnEmptyQueue) {
     Queue q = queue();
     const std::int64_t before = server().time_ms();
-    const QueueStats s = q.stats();
+    const QueueStats s = admin(q).stats();
     EXPECT_GE(ms(s.now), before);
     EXPECT_EQ(s.scheduled, 0u);
     EXPECT_EQ(s.ready, 0u);
@@ -48,7 +48,7 @@ TEST_F(InspectionTest, StatsCountEveryState) {
     };
     // Sent first and fetched, so the ready ones below stay ready.
     q.send("dead");
-    q.reject(fetch_one(q), Reject{.error = "x"});
+    leases(q).reject(lease_of(fetch_one(q)), Reject{.error = "x"});
     q.send("flying");
     const Delivery flying = fetch_one(q);
     q.send("ready1", {.at = at(now - 5000)});
@@ -57,7 +57,7 @@ TEST_F(InspectionTest, StatsCountEveryState) {
     q.send("later1", {.at = at(now + 3'600'000)});
     q.send("later2", {.at = at(now + 7'200'000)});
 
-    const QueueStats s = q.stats();
+    const QueueStats s = admin(q).stats();
     EXPECT_EQ(s.scheduled, 2u);
     EXPECT_EQ(s.ready, 3u);
     EXPECT_EQ(s.in_flight, 1u);
@@ -70,15 +70,15 @@ TEST_F(InspectionTest, StatsCountEveryState) {
     EXPECT_EQ(s.totals.dead_lettered, 1u);
     EXPECT_EQ(s.totals.acked, 0u);
 
-    q.ack(flying);
-    EXPECT_EQ(q.stats().in_flight, 0u);
-    EXPECT_EQ(q.stats().totals.acked, 1u);
+    leases(q).ack(lease_of(flying));
+    EXPECT_EQ(admin(q).stats().in_flight, 0u);
+    EXPECT_EQ(admin(q).stats().totals.acked, 1u);
 }
 
 TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 1h});
-    const QueueStats st = q.stats();
+    const QueueStats st = admin(q).stats();
     EXPECT_EQ(ms(st.oldest_due), ms(s.due));
     EXPECT_EQ(ms(st.next_due), ms(s.due));
     EXPECT_EQ(st.oldest_overdue_age, 0ms);
@@ -88,11 +88,11 @@ TEST_F(InspectionTest, TotalsFollowTheLifecycle) {
     Queue q = queue();
     const SendResult a = q.send("a");
     q.send("b", {.delay = 1h, .id = "b"});
-    q.nack(fetch_one(q), Nack{.delay = 0ms, .error = "e"});
-    q.release(fetch_one(q));
-    q.ack(fetch_one(q));
+    leases(q).nack(lease_of(fetch_one(q)), Nack{.delay = 0ms, .error = "e"});
+    leases(q).release(lease_of(fetch_one(q)));
+    leases(q).ack(lease_of(fetch_one(q)));
     q.cancel("b");
-    const Totals t = q.stats().totals;
+    const Totals t = admin(q).stats().totals;
     EXPECT_EQ(t.sent, 2u);
     EXPECT_EQ(t.delivered, 3u);
     EXPECT_EQ(t.retried, 1u);
@@ -100,14 +100,14 @@ TEST_F(InspectionTest, TotalsFollowTheLifecycle) {
     EXPECT_EQ(t.acked, 1u);
     EXPECT_EQ(t.cancelled, 1u);
     EXPECT_EQ(t.dead_lettered, 0u);
-    EXPECT_FALSE(q.get(a.id));
+    EXPECT_FALSE(admin(q).get(a.id));
 }
 
 TEST_F(InspectionTest, GetReportsEachState) {
     Queue q = queue();
-    EXPECT_FALSE(q.get("missing"));
+    EXPECT_FALSE(admin(q).get("missing"));
     const SendResult scheduled = q.send("s", {.delay = 1h, .max_attempts = 3});
-    auto info = q.get(scheduled.id);
+    auto info = admin(q).get(scheduled.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->id, scheduled.id);
     EXPECT_EQ(info->state, State::kScheduled);
@@ -119,7 +119,7 @@ TEST_F(InspectionTest, GetReportsEachState) {
     EXPECT_EQ(info->last_error, "");
 
     const auto [flying, d] = send_and_fetch(q, "f", {}, 10s);
-    info = q.get(flying.id);
+    info = admin(q).get(flying.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kInFlight);
     ASSERT_TRUE(info->lease_deadline);
@@ -136,20 +136,24 @@ TEST_F(InspectionTest, ListPagesThroughScheduledMessagesInDueOrder) {
     }
     std::vector<std::string> listed;
     std::vector<std::size_t> page_sizes;
-    for (std::size_t offset = 0; offset < 40; offset += 10) {
-        const auto page = q.list(State::kScheduled, {.offset = offset, .limit = 10});
-        page_sizes.push_back(page.size());
-        for (const auto& m : page) {
+    PageRequest request{.limit = 10};
+    for (;;) {
+        MessagePage page = admin(q).list(State::kScheduled, request);
+        page_sizes.push_back(page.messages.size());
+        for (const auto& m : page.messages) {
             EXPECT_EQ(m.state, State::kScheduled);
             listed.push_back(m.id);
         }
+        if (page.next_cursor.empty()) break;
+        request.cursor = page.next_cursor;
+        ASSERT_LT(page_sizes.size(), 10u) << "the cursor does not advance";
     }
-    EXPECT_EQ(page_sizes, (std::vector<std::size_t>{10, 10, 5, 0}));
+    EXPECT_EQ(page_sizes, (std::vector<std::size_t>{10, 10, 5}));
     EXPECT_EQ(listed, sent);
-    const auto first = q.list(State::kScheduled, {.offset = 0, .limit = 1});
+    const auto first = admin(q).list(State::kScheduled, {.limit = 1}).messages;
     ASSERT_EQ(first.size(), 1u);
     EXPECT_EQ(first[0].payload, "1");
-    EXPECT_TRUE(q.list(State::kReady).empty());
+    EXPECT_TRUE(admin(q).list(State::kReady).messages.empty());
 }
 
 TEST_F(InspectionTest, ListSeparatesReadyFromScheduled) {
@@ -157,12 +161,12 @@ TEST_F(InspectionTest, ListSeparatesReadyFromScheduled) {
     const SendResult r1 = q.send("r1");
     const SendResult r2 = q.send("r2");
     const SendResult s1 = q.send("s1", {.delay = 1h});
-    const auto ready = q.list(State::kReady);
+    const auto ready = admin(q).list(State::kReady).messages;
     ASSERT_EQ(ready.size(), 2u);
     EXPECT_EQ(ready[0].id, r1.id);
     EXPECT_EQ(ready[1].id, r2.id);
     EXPECT_EQ(ready[0].state, State::kReady);
-    const auto scheduled = q.list(State::kScheduled);
+    const auto scheduled = admin(q).list(State::kScheduled).messages;
     ASSERT_EQ(scheduled.size(), 1u);
     EXPECT_EQ(scheduled[0].id, s1.id);
 }
@@ -173,7 +177,7 @@ TEST_F(InspectionTest, ListInFlightByLeaseDeadline) {
     const SendResult b = q.send("b");
     const Delivery da = fetch_one(q, 1h);
     const Delivery db = fetch_one(q, 1min);
-    const auto flying = q.list(State::kInFlight);
+    const auto flying = admin(q).list(State::kInFlight).messages;
     ASSERT_EQ(flying.size(), 2u);
     EXPECT_EQ(flying[0].id, b.id);
     EXPECT_EQ(flying[1].id, a.id);
@@ -189,9 +193,13 @@ TEST_F(InspectionTest, ListDeadWithPaging) {
     std::vector<std::string> ids;
     for (int i = 0; i < 5; ++i) {
         ids.push_back(q.send("d").id);
-        q.reject(fetch_one(q), Reject{.error = "e" + std::to_string(i)});
+        leases(q).reject(lease_of(fetch_one(q)), Reject{.error = "e" + std::to_string(i)});
     }
-    const auto page = q.list(State::kDead, {.offset = 1, .limit = 3});
+    const MessagePage head = admin(q).list(State::kDead, {.limit = 1});
+    ASSERT_EQ(head.messages.size(), 1u);
+    EXPECT_EQ(head.messages[0].id, ids[0]);
+    const auto page =
+        admin(q).list(State::kDead, {.cursor = head.next_cursor, .limit = 3}).messages;
     ASSERT_EQ(page.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) {
         EXPECT_EQ(page[i].id, ids[i + 1]);

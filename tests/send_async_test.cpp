@@ -83,10 +83,10 @@ TEST_F(SendAsyncTest, PayloadAndOptionsAreCopied) {
         f = q.send_async(payload, options);
         // The caller's buffers change and die before the send is made.
         payload.assign(100, 'x');
-        options.id.assign(40, 'x');
+        options.id->assign(40, 'x');
     }
     EXPECT_EQ(f.get().id, std::string(40, 'i'));
-    const auto info = q.get(std::string(40, 'i'));
+    const auto info = admin(q).get(std::string(40, 'i'));
     ASSERT_TRUE(info.has_value());
     EXPECT_EQ(info->payload, std::string(100, 'p'));
 }
@@ -115,7 +115,7 @@ TEST_F(SendAsyncTest, ManySendsFromSeveralThreadsAllLandInEachThreadsOrder) {
     }
     EXPECT_EQ(ids.size(), std::size_t{kThreads * kPerThread});
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), kThreads * kPerThread);
-    EXPECT_EQ(q.stats().totals.sent, std::uint64_t{kThreads * kPerThread});
+    EXPECT_EQ(admin(q).stats().totals.sent, std::uint64_t{kThreads * kPerThread});
 }
 
 TEST_F(SendAsyncTest, SecondSendOfACallerIdIsTheDuplicate) {
@@ -127,14 +127,14 @@ TEST_F(SendAsyncTest, SecondSendOfACallerIdIsTheDuplicate) {
     for (auto& f : futures) f.get();
     EXPECT_FALSE(first.get().duplicate);
     EXPECT_TRUE(second.get().duplicate);
-    EXPECT_EQ(q.get("order-1")->payload, "first");
+    EXPECT_EQ(admin(q).get("order-1")->payload, "first");
 }
 
 TEST_F(SendAsyncTest, BadInputThrowsAtOnceAndQueuesNothing) {
     Queue q = queue("q", QueueOptions{.max_payload_bytes = 10});
     q.send("warm up");
     const long long keys_before = server().dbsize();
-    const auto sent_before = q.stats().totals.sent;
+    const auto sent_before = admin(q).stats().totals.sent;
     EXPECT_THROW(q.send_async("x", {.id = "bad{id"}), InvalidArgument);
     EXPECT_THROW(q.send_async("x", {.delay = -1ms}), InvalidArgument);
     EXPECT_THROW(q.send_async("x", {.delay = 1s, .at = std::chrono::system_clock::now()}),
@@ -144,7 +144,7 @@ TEST_F(SendAsyncTest, BadInputThrowsAtOnceAndQueuesNothing) {
     EXPECT_THROW(q.send_async(std::string(11, 'p')), InvalidArgument);
     // A later send goes alone: nothing of the refused ones was queued with it.
     EXPECT_FALSE(q.send_async("ok", {.id = "ok"}).get().duplicate);
-    EXPECT_EQ(q.stats().totals.sent, sent_before + 1);
+    EXPECT_EQ(admin(q).stats().totals.sent, sent_before + 1);
     EXPECT_EQ(server().dbsize(), keys_before);  // "ok" went into existing keys
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 2);
 }
@@ -201,7 +201,7 @@ TEST_F(SendAsyncTest, RedisDownIsAConnectionErrorThroughTheFuture) {
             return false;
         }
     }));
-    EXPECT_EQ(q.get("after")->payload, "after");
+    EXPECT_EQ(admin(q).get("after")->payload, "after");
 }
 
 TEST_F(SendAsyncTest, FullRedisIsAnOutOfMemoryErrorThroughTheFuture) {
@@ -304,7 +304,7 @@ TEST_F(SendAsyncTest, SyncAndAsyncSendsTogetherAllLandInEachThreadsOrder) {
         }
     }
     EXPECT_EQ(ids.size(), std::size_t{kThreads * kPerThread});
-    EXPECT_EQ(q.stats().totals.sent, std::uint64_t{kThreads * kPerThread});
+    EXPECT_EQ(admin(q).stats().totals.sent, std::uint64_t{kThreads * kPerThread});
 }
 
 TEST_F(SendAsyncTest, BlockingSendAfterAsyncOnesDoesNotOvertakeThem) {

@@ -28,7 +28,7 @@ TEST_F(SendTest, AbsoluteTimeIsTheDueTime) {
     const SendResult r =
         q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
     EXPECT_EQ(ms(r.due), at);
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(ms(info->due), at);
     EXPECT_EQ(info->state, State::kScheduled);
@@ -40,10 +40,10 @@ TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
     const SendResult r =
         q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
     EXPECT_EQ(ms(r.due), at);
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kReady);
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 1u);
     EXPECT_EQ(f.deliveries[0].id(), r.id);
     EXPECT_EQ(ms(f.deliveries[0].due()), at);
@@ -52,7 +52,7 @@ TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
 TEST_F(SendTest, NotDeliveredBeforeDue) {
     Queue q = queue();
     const SendResult r = q.send("later", {.delay = 400ms});
-    const FetchResult early = q.fetch(10, 30s);
+    const FetchResult early = leases(q).fetch(10, 30s);
     if (ms(early.now) < ms(r.due)) {
         EXPECT_TRUE(early.deliveries.empty());
         ASSERT_TRUE(early.next);
@@ -77,23 +77,23 @@ TEST_F(SendTest, CallerIdIsAnIdempotencyKey) {
     EXPECT_TRUE(second.duplicate);
     EXPECT_EQ(ms(second.due), ms(first.due));
 
-    const auto info = q.get("order-17");
+    const auto info = admin(q).get("order-17");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->payload, "original");
     EXPECT_EQ(ms(info->due), ms(first.due));
     EXPECT_NE(info->max_attempts, 9);
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
-    EXPECT_EQ(q.stats().totals.sent, 1u);
+    EXPECT_EQ(admin(q).stats().totals.sent, 1u);
 }
 
 TEST_F(SendTest, IdCanBeReusedOnceTheMessageIsGone) {
     Queue q = queue();
     q.send("a", {.id = "k"});
     const Delivery d = fetch_one(q);
-    ASSERT_EQ(q.ack(d), AckResult::kAcked);
+    ASSERT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
     const SendResult again = q.send("b", {.id = "k"});
     EXPECT_FALSE(again.duplicate);
-    EXPECT_EQ(q.get("k")->payload, "b");
+    EXPECT_EQ(admin(q).get("k")->payload, "b");
 }
 
 TEST_F(SendTest, DuplicateOfAnInFlightMessageChangesNothing) {
@@ -102,11 +102,11 @@ TEST_F(SendTest, DuplicateOfAnInFlightMessageChangesNothing) {
     const Delivery d = fetch_one(q);
     const SendResult again = q.send("b", {.id = "k"});
     EXPECT_TRUE(again.duplicate);
-    const auto info = q.get("k");
+    const auto info = admin(q).get("k");
     ASSERT_TRUE(info);
     EXPECT_EQ(info->state, State::kInFlight);
     EXPECT_EQ(info->payload, "a");
-    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
 }
 
 TEST_F(SendTest, GeneratedIdsAreUniqueAndSortInSendOrder) {
@@ -153,18 +153,18 @@ TEST_F(SendTest, CallerIdsOfTheGeneratedFormAreRefusedAndNothingWritten) {
         const SendResult r = q.send("by hand", {.delay = 1h, .id = id});
         EXPECT_EQ(r.id, id);
         EXPECT_FALSE(r.duplicate);
-        EXPECT_EQ(q.get(id)->payload, "by hand");
+        EXPECT_EQ(admin(q).get(id)->payload, "by hand");
     }
 }
 
 TEST_F(SendTest, GeneratedIdsKeepSortingAfterTheCounterIsLost) {
     Queue q = queue();
     const std::string before = q.send("a", {.delay = 1h}).id;
-    ASSERT_EQ(server().integer({"DEL", queue_key("q", "seq")}), 1);
+    ASSERT_EQ(server().integer({"HDEL", queue_key("q", "settings"), "seq"}), 1);
     const std::string after = q.send("b", {.delay = 1h}).id;
     EXPECT_GT(after, before);
-    EXPECT_EQ(q.get(before)->payload, "a");
-    EXPECT_EQ(q.get(after)->payload, "b");
+    EXPECT_EQ(admin(q).get(before)->payload, "a");
+    EXPECT_EQ(admin(q).get(after)->payload, "b");
 }
 
 TEST_F(SendTest, PayloadsAreArbitraryBytes) {
@@ -177,11 +177,11 @@ TEST_F(SendTest, PayloadsAreArbitraryBytes) {
     std::vector<std::string> ids;
     for (const auto& p : payloads) ids.push_back(q.send(p).id);
     for (std::size_t i = 0; i < payloads.size(); ++i) {
-        const auto info = q.get(ids[i]);
+        const auto info = admin(q).get(ids[i]);
         ASSERT_TRUE(info);
         EXPECT_EQ(info->payload, payloads[i]) << "payload " << i;
     }
-    const FetchResult f = q.fetch(10, 30s);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), payloads.size());
     for (std::size_t i = 0; i < payloads.size(); ++i) {
         EXPECT_EQ(f.deliveries[i].id(), ids[i]);
@@ -191,10 +191,10 @@ TEST_F(SendTest, PayloadsAreArbitraryBytes) {
 
 TEST_F(SendTest, PayloadUpToTheDefaultLimitIsAccepted) {
     Queue q = queue();
-    EXPECT_EQ(q.options().max_payload_bytes, 1024u * 1024u);
+    EXPECT_EQ(QueueOptions{}.max_payload_bytes, 1024u * 1024u);
     const std::string payload(1024 * 1024, 'p');
     const SendResult r = q.send(payload);
-    EXPECT_EQ(q.get(r.id)->payload.size(), payload.size());
+    EXPECT_EQ(admin(q).get(r.id)->payload.size(), payload.size());
 }
 
 TEST_F(SendTest, PayloadOverTheDefaultLimitIsRejectedAndNothingWritten) {
@@ -210,13 +210,14 @@ TEST_F(SendTest, PayloadLimitIsConfigurable) {
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
 }
 
-TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueOption) {
-    Queue q = queue("q", {.default_max_attempts = 3});
+TEST_F(SendTest, MaxAttemptsDefaultsToTheQueueSetting) {
+    Queue q = queue();
+    admin(q).update_settings({.max_attempts = 3});
     const SendResult a = q.send("a");
     const SendResult b = q.send("b", {.max_attempts = 7});
-    EXPECT_EQ(q.get(a.id)->max_attempts, 3);
-    EXPECT_EQ(q.get(b.id)->max_attempts, 7);
-    const FetchResult f = q.fetch(10, 30s);
+    EXPECT_EQ(admin(q).get(a.id)->max_attempts, 3);
+    EXPECT_EQ(admin(q).get(b.id)->max_attempts, 7);
+    const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
     EXPECT_EQ(f.deliveries[0].max_attempts(), 3);
     EXPECT_EQ(f.deliveries[1].max_attempts(), 7);
@@ -234,12 +235,12 @@ TEST_F(SendTest, DuplicateReportsTheDueTimeTheMessageHasNow) {
     const Delivery d = fetch_one(q);
     EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(d.due()));
 
-    const NackResult retry = q.nack(d, Nack{.delay = 1h});
-    ASSERT_EQ(retry.status, NackStatus::kRetrying);
-    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.due));
+    const LeaseResult retry = leases(q).nack(lease_of(d), Nack{.delay = 1h});
+    ASSERT_EQ(retry.status, LeaseStatus::kRetrying);
+    EXPECT_EQ(ms(q.send("b", {.id = "k"}).due), ms(retry.at));
 }
 
-// A record that was never delivered is stored in a short shape (see decode in lib.lua): every
+// A record that was never delivered is stored in a short shape (see src/lua/lib/record.lua): every
 // shape must give back exactly what was sent, before and after a delivery.
 TEST_F(SendTest, EveryRecordShapeRoundTrips) {
     Queue q = queue();
@@ -259,7 +260,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         const SendResult sent = q.send(c.payload, c.options);
         const RescheduleResult moved = q.reschedule(sent.id, 30min);
         ASSERT_EQ(moved.status, RescheduleStatus::kRescheduled);
-        const auto info = q.get(sent.id);
+        const auto info = admin(q).get(sent.id);
         ASSERT_TRUE(info);
         EXPECT_EQ(info->payload, c.payload);
         EXPECT_EQ(info->attempts, 0);
@@ -267,7 +268,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         EXPECT_EQ(info->max_attempts, max_attempts);
         EXPECT_EQ(info->expire_at.has_value(), c.options.expire_after > 0ms);
         EXPECT_EQ(ms(info->due), ms(moved.due));
-        const auto page = q.list(State::kScheduled, {});
+        const auto page = admin(q).list(State::kScheduled, {}).messages;
         ASSERT_FALSE(page.empty());
         EXPECT_EQ(ms(page.back().due), ms(moved.due));
 
@@ -277,7 +278,7 @@ TEST_F(SendTest, EveryRecordShapeRoundTrips) {
         EXPECT_EQ(d.payload(), c.payload);
         EXPECT_EQ(d.attempt(), 1);
         EXPECT_EQ(d.max_attempts(), max_attempts);
-        ASSERT_EQ(q.ack(d), AckResult::kAcked);
+        ASSERT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
     }
     EXPECT_EQ(queue_keys(), empty_queue_keys());
 }
@@ -287,171 +288,12 @@ TEST_F(SendTest, ExpiryIsRecorded) {
     const std::int64_t before = server().time_ms();
     const SendResult r = q.send("x", {.delay = 1s, .expire_after = 10s});
     const std::int64_t after = server().time_ms();
-    const auto info = q.get(r.id);
+    const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
     ASSERT_TRUE(info->expire_at);
     EXPECT_GE(ms(*info->expire_at), before + 10'000);
     EXPECT_LE(ms(*info->expire_at), after + 10'000);
-    EXPECT_FALSE(q.get(q.send("y").id)->expire_at);
-}
-
-TEST_F(SendTest, BatchStoresEveryMessageInOrder) {
-    Queue q = queue();
-    const std::int64_t before = server().time_ms();
-    std::vector<Message> batch = {
-        {"one", {}},
-        {"two", {.delay = 1h}},
-        {"three", {.id = "third"}},
-        {"four", {.delay = 2h, .max_attempts = 2}},
-    };
-    const std::vector<SendResult> results = q.send_batch(batch);
-    ASSERT_EQ(results.size(), 4u);
-    EXPECT_EQ(results[2].id, "third");
-    for (const auto& r : results) EXPECT_FALSE(r.duplicate);
-    EXPECT_GE(ms(results[1].due), before + 3'600'000);
-    EXPECT_EQ(ms(results[3].due) - ms(results[1].due), 3'600'000);
-    EXPECT_EQ(q.get(results[3].id)->max_attempts, 2);
-    const QueueStats s = q.stats();
-    EXPECT_EQ(s.ready, 2u);
-    EXPECT_EQ(s.scheduled, 2u);
-    EXPECT_EQ(s.totals.sent, 4u);
-}
-
-// send.lua builds records by concatenation, with msgpack's string header chosen by length:
-// every length class, at its edges, in a batch whose runs of shared options alternate.
-TEST_F(SendTest, BatchOfMixedRunsKeepsEveryPayloadAndOption) {
-    Queue q = queue();
-    const std::vector<std::size_t> lengths = {0, 1, 31, 32, 255, 256, 65535, 65536, 70000};
-    std::vector<Message> batch;
-    for (std::size_t i = 0; i < lengths.size(); ++i) {
-        const std::string payload(lengths[i], static_cast<char>('a' + i));
-        batch.push_back({payload, {}});
-        batch.push_back({payload, {}});
-        batch.push_back({payload, {.id = "id-" + std::to_string(i)}});
-        batch.push_back(
-            {payload,
-             {.max_attempts = static_cast<int>(i) + 1, .expire_after = std::chrono::hours(1 + i)}});
-    }
-    const std::vector<SendResult> sent = q.send_batch(batch);
-    ASSERT_EQ(sent.size(), batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        EXPECT_FALSE(sent[i].duplicate) << i;
-        const auto info = q.get(sent[i].id);
-        ASSERT_TRUE(info) << i;
-        EXPECT_EQ(info->payload, batch[i].payload) << i;
-        const int max = batch[i].options.max_attempts;
-        EXPECT_EQ(info->max_attempts, max == 0 ? 25 : max) << i;
-        EXPECT_EQ(info->expire_at.has_value(), batch[i].options.expire_after > 0ms) << i;
-    }
-    for (std::size_t i = 0; i < lengths.size(); ++i)
-        EXPECT_EQ(sent[4 * i + 2].id, "id-" + std::to_string(i));
-    const FetchResult f = q.fetch(1000, 30s);
-    ASSERT_EQ(f.deliveries.size(), batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-        EXPECT_EQ(f.deliveries[i].id(), sent[i].id) << i;
-        EXPECT_EQ(f.deliveries[i].payload(), batch[i].payload) << i;
-    }
-}
-
-// The client builds the record of a message with a generated id and no expiry (src/record.cpp):
-// max_attempts in every msgpack integer width must read back, in get and in a delivery.
-TEST_F(SendTest, RecordsBuiltByTheClientKeepEveryMaxAttemptsWidth) {
-    Queue q = queue();
-    const std::vector<int> maxes = {1, 127, 128, 255, 256, 65535, 65536, 1'000'000};
-    std::vector<Message> batch;
-    for (int max : maxes) batch.push_back({"m" + std::to_string(max), {.max_attempts = max}});
-    const std::vector<SendResult> sent = q.send_batch(batch);
-    ASSERT_EQ(sent.size(), maxes.size());
-    for (std::size_t i = 0; i < maxes.size(); ++i) {
-        EXPECT_EQ(q.get(sent[i].id)->max_attempts, maxes[i]) << i;
-    }
-    const FetchResult f = q.fetch(100, 30s);
-    ASSERT_EQ(f.deliveries.size(), maxes.size());
-    for (std::size_t i = 0; i < maxes.size(); ++i) {
-        EXPECT_EQ(f.deliveries[i].max_attempts(), maxes[i]) << i;
-        EXPECT_EQ(f.deliveries[i].payload(), batch[i].payload) << i;
-    }
-}
-
-TEST_F(SendTest, BatchReportsDuplicatesInsideTheBatch) {
-    Queue q = queue();
-    q.send("old", {.id = "a"});
-    std::vector<Message> batch = {{"x", {.id = "a"}}, {"y", {.id = "b"}}, {"z", {.id = "b"}}};
-    const std::vector<SendResult> r = q.send_batch(batch);
-    ASSERT_EQ(r.size(), 3u);
-    EXPECT_TRUE(r[0].duplicate);
-    EXPECT_FALSE(r[1].duplicate);
-    EXPECT_TRUE(r[2].duplicate);
-    EXPECT_EQ(q.get("a")->payload, "old");
-    EXPECT_EQ(q.get("b")->payload, "y");
-    EXPECT_EQ(q.stats().totals.sent, 2u);
-}
-
-TEST_F(SendTest, BatchOfUpToAThousandIsStoredWhole) {
-    Queue q = queue();
-    std::vector<Message> batch(1000, Message{"m", {.delay = 1h}});
-    const std::vector<SendResult> r = q.send_batch(batch);
-    EXPECT_EQ(r.size(), 1000u);
-    EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1000);
-}
-
-TEST_F(SendTest, EmptyBatchSendsNothingAndOversizedBatchIsRefused) {
-    Queue q = queue();
-    EXPECT_TRUE(q.send_batch({}).empty());
-    std::vector<Message> batch(1001, Message{"m", {}});
-    EXPECT_THROW(q.send_batch(batch), InvalidArgument);
-    EXPECT_EQ(server().dbsize(), 0);
-}
-
-TEST_F(SendTest, BatchWithOneBadMessageWritesNothing) {
-    Queue q = queue("q", {.max_payload_bytes = 4});
-    std::vector<Message> batch = {{"ok", {}}, {"too long", {}}, {"ok", {}}};
-    EXPECT_THROW(q.send_batch(batch), InvalidArgument);
-    std::vector<Message> bad_id = {{"ok", {}}, {"ok", {.id = "a{b}"}}};
-    EXPECT_THROW(q.send_batch(bad_id), InvalidArgument);
-    EXPECT_EQ(server().dbsize(), 0);
-}
-
-TEST_F(SendTest, MessagesDueInTheSameMillisecondLeaveInSendOrder) {
-    Queue q = queue();
-    const std::int64_t at_ms = server().time_ms() - 1000;
-    const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at_ms));
-    // Caller ids in reverse alphabetical order, so an order by id would be visible.
-    std::vector<std::string> sent;
-    for (int i = 0; i < 20; ++i) {
-        const std::string id = std::string(1, static_cast<char>('z' - i)) + "-single";
-        q.send("s", {.at = at, .id = id});
-        sent.push_back(id);
-    }
-    std::vector<Message> batch;
-    for (int i = 0; i < 20; ++i) {
-        const std::string id = std::string(1, static_cast<char>('z' - i)) + "-batch";
-        batch.push_back({"b", {.at = at, .id = id}});
-        sent.push_back(id);
-    }
-    q.send_batch(batch);
-    for (int i = 0; i < 10; ++i) sent.push_back(q.send("g", {.at = at}).id);
-
-    std::vector<std::string> got;
-    for (int round = 0; round < 10 && got.size() < sent.size(); ++round) {
-        for (const auto& d : q.fetch(7, 30s).deliveries) {
-            EXPECT_EQ(ms(d.due()), at_ms);
-            got.push_back(d.id());
-        }
-    }
-    EXPECT_EQ(got, sent);
-}
-
-TEST_F(SendTest, QueuesAreIndependent) {
-    Queue a = queue("alpha");
-    Queue b = queue("beta");
-    a.send("for a", {.id = "same"});
-    EXPECT_FALSE(b.send("for b", {.id = "same"}).duplicate);
-    const Delivery d = fetch_one(b);
-    EXPECT_EQ(d.payload(), "for b");
-    EXPECT_EQ(d.queue(), "beta");
-    EXPECT_EQ(a.get("same")->payload, "for a");
-    EXPECT_EQ(a.name(), "alpha");
+    EXPECT_FALSE(admin(q).get(q.send("y").id)->expire_at);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ int consume(const std::string& url, const std::string& queue) {
     // oversleep by the skew.
     options.idle_check = 1h;
     delayq::Consumer consumer(
-        client.queue(queue),
+        client.leases(queue),
         [&](const delayq::Delivery& d) -> delayq::Outcome {
             {
                 std::lock_guard lock(mutex);

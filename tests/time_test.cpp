@@ -220,7 +220,9 @@ TEST(DurationFormatTest, WritesTheExactDurationInTheGrammar) {
     };
     for (const auto& [d, text] : cases) {
         EXPECT_EQ(format_duration(d), text) << d.count();
-        if (d.count() >= 0 && d.count() <= kMaxMs) EXPECT_EQ(parse_duration(text), d) << text;
+        if (d.count() >= 0 && d.count() <= kMaxMs) {
+            EXPECT_EQ(parse_duration(text), d) << text;
+        }
     }
 }
 

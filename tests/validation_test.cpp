@@ -39,7 +39,7 @@ TEST_F(ValidationTest, GoodQueueNamesWork) {
     for (const auto& name : names) {
         Queue q = client().queue(name);
         const SendResult s = q.send("x");
-        EXPECT_TRUE(q.get(s.id)) << name;
+        EXPECT_TRUE(admin(q).get(s.id)) << name;
         EXPECT_EQ(server().zcard(queue_key(name, "pending")), 1) << name;
     }
 }
@@ -57,7 +57,7 @@ TEST_F(ValidationTest, BadIdsAreRefusedAndNothingIsWritten) {
         EXPECT_THROW(q.send("x", {.id = id}), InvalidArgument) << id.size();
         EXPECT_THROW(q.cancel(id), InvalidArgument) << id.size();
         EXPECT_THROW(q.reschedule(id, 1s), InvalidArgument) << id.size();
-        EXPECT_THROW(q.get(id), InvalidArgument) << id.size();
+        EXPECT_THROW(admin(q).get(id), InvalidArgument) << id.size();
     }
     EXPECT_EQ(server().dbsize(), 0);
 }
@@ -65,7 +65,7 @@ TEST_F(ValidationTest, BadIdsAreRefusedAndNothingIsWritten) {
 TEST_F(ValidationTest, EmptyIdIsRefusedWhereAnIdIsNeeded) {
     Queue q = queue();
     EXPECT_THROW(q.cancel(""), InvalidArgument);
-    EXPECT_THROW(q.get(""), InvalidArgument);
+    EXPECT_THROW(admin(q).get(""), InvalidArgument);
     EXPECT_THROW(q.reschedule("", 1s), InvalidArgument);
 }
 
@@ -77,7 +77,7 @@ TEST_F(ValidationTest, ReasonableIdsAreAccepted) {
         const SendResult s = q.send("x", {.id = id});
         EXPECT_EQ(s.id, id);
         EXPECT_FALSE(s.duplicate);
-        EXPECT_TRUE(q.get(id));
+        EXPECT_TRUE(admin(q).get(id));
     }
 }
 
@@ -103,22 +103,31 @@ TEST_F(ValidationTest, BadSendOptionsAreRefusedAndNothingIsWritten) {
 TEST_F(ValidationTest, BadQueueOptionsAreRefused) {
     EXPECT_THROW(
         {
-            Queue q = client().queue("q", {.default_max_attempts = 0});
+            Queue q = client().queue("q", {.max_payload_bytes = std::size_t{1} << 40});
             q.send("x");
         },
         InvalidArgument);
     EXPECT_EQ(server().dbsize(), 0);
 }
 
+TEST_F(ValidationTest, BadSettingsAreRefused) {
+    QueueAdmin a = client().admin("q");
+    EXPECT_THROW(a.update_settings({.max_attempts = 0}), InvalidArgument);
+    EXPECT_THROW(a.update_settings({.backoff = Backoff{.initial = 2s, .max = 1s}}),
+                 InvalidArgument);
+    EXPECT_THROW(a.update_settings({.dead_max_age = -1ms}), InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
 TEST_F(ValidationTest, BadFetchArgumentsAreRefused) {
     Queue q = queue();
     q.send("x");
-    EXPECT_THROW(q.fetch(0, 30s), InvalidArgument);
-    EXPECT_THROW(q.fetch(1001, 30s), InvalidArgument);
-    EXPECT_THROW(q.fetch(10, 0ms), InvalidArgument);
-    EXPECT_THROW(q.fetch(10, -1s), InvalidArgument);
-    EXPECT_EQ(q.stats().ready, 1u);
-    EXPECT_EQ(q.fetch(1000, 30s).deliveries.size(), 1u);
+    EXPECT_THROW(leases(q).fetch(0, 30s), InvalidArgument);
+    EXPECT_THROW(leases(q).fetch(1001, 30s), InvalidArgument);
+    EXPECT_THROW(leases(q).fetch(10, 0ms), InvalidArgument);
+    EXPECT_THROW(leases(q).fetch(10, -1s), InvalidArgument);
+    EXPECT_EQ(admin(q).stats().ready, 1u);
+    EXPECT_EQ(leases(q).fetch(1000, 30s).deliveries.size(), 1u);
 }
 
 TEST_F(ValidationTest, BadDelaysElsewhereAreRefused) {
@@ -126,16 +135,21 @@ TEST_F(ValidationTest, BadDelaysElsewhereAreRefused) {
     const SendResult s = q.send("x");
     EXPECT_THROW(q.reschedule(s.id, -1s), InvalidArgument);
     const Delivery d = fetch_one(q);
-    EXPECT_THROW(q.nack(d, Nack{.delay = -1s, .error = ""}), InvalidArgument);
-    EXPECT_THROW(q.extend(d, 0ms), InvalidArgument);
-    EXPECT_EQ(q.get(s.id)->state, State::kInFlight);
-    EXPECT_EQ(q.ack(d), AckResult::kAcked);
+    EXPECT_THROW(leases(q).nack(lease_of(d), Nack{.delay = -1s, .error = ""}), InvalidArgument);
+    EXPECT_THROW(leases(q).extend(lease_of(d), 0ms), InvalidArgument);
+    EXPECT_EQ(admin(q).get(s.id)->state, State::kInFlight);
+    EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
 }
 
 TEST_F(ValidationTest, BadPageIsRefused) {
     Queue q = queue();
-    EXPECT_THROW(q.list(State::kReady, {.offset = 0, .limit = 1001}), InvalidArgument);
-    EXPECT_NO_THROW(q.list(State::kReady, {.offset = 0, .limit = 1000}));
+    EXPECT_THROW(admin(q).list(State::kReady, {.limit = 1001}), InvalidArgument);
+    EXPECT_THROW(admin(q).list(State::kReady, {.limit = 0}), InvalidArgument);
+    EXPECT_NO_THROW(admin(q).list(State::kReady, {.limit = 1000}));
+    // A cursor is whatever a page gave, nothing else: a made-up one is refused before any call.
+    for (const char* cursor : {"garbage", "c1:", "c1:12", "c1::m", "c1:x1:m", "c2:1:m"}) {
+        EXPECT_THROW(admin(q).list(State::kReady, {.cursor = cursor}), InvalidArgument) << cursor;
+    }
 }
 
 TEST_F(ValidationTest, BadConsumerOptionsAreRefused) {
@@ -144,7 +158,7 @@ TEST_F(ValidationTest, BadConsumerOptionsAreRefused) {
     const auto expect_refused = [&](ConsumerOptions options, const char* what) {
         EXPECT_THROW(
             {
-                Consumer c(q, handler, options);
+                Consumer c(leases(q), handler, options);
                 c.start();
                 c.stop();
                 c.wait();
@@ -156,7 +170,7 @@ TEST_F(ValidationTest, BadConsumerOptionsAreRefused) {
     expect_refused({.max_batch = 0}, "max_batch 0");
     expect_refused({.max_batch = 1001}, "max_batch 1001");
     expect_refused({.visibility_timeout = 0ms}, "visibility 0");
-    EXPECT_THROW({ Consumer c(q, Handler{}, ConsumerOptions{}); }, InvalidArgument);
+    EXPECT_THROW({ Consumer c(leases(q), Handler{}, ConsumerOptions{}); }, InvalidArgument);
 }
 
 TEST_F(ValidationTest, BadUrlsAreRefused) {

@@ -119,19 +119,19 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     };
 
     Session session(a.redis);
-    Queue queue = session.queue(a.queue);
+    Leases leases = session.leases(a.queue);
     session.connect();
 
     RunControl control(max, options.concurrency, timeout);
     MessageSink sink(a, trailing.argv, control);
     Consumer consumer(
-        queue,
+        leases,
         [&](const Delivery& d) -> Outcome {
             if (!control.begin()) {
                 // Only after a lost lease can more than --max be fetched; hand it back unstarted
                 // (the ack that follows then finds the lease gone and changes nothing).
                 try {
-                    queue.release(d);
+                    leases.release(d.lease());
                 } catch (const Error&) {
                     // its lease runs out and it is delivered again
                 }

@@ -2,6 +2,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <set>
+#include <string>
 
 #include "commands/commands.hpp"
 #include "errors.hpp"
@@ -23,31 +25,32 @@ struct DeadArgs {
 
 int list(const DeadArgs& a) {
     Session session(a.redis);
-    Queue queue = session.queue(a.queue);
+    QueueAdmin admin = session.admin(a.queue);
     session.connect();
-    const TimePoint now = queue.stats().now;
-    print_messages(list_messages(queue, State::kDead, a.limit), now, a.json);
+    const TimePoint now = admin.stats().now;
+    print_messages(list_messages(admin, State::kDead, a.limit), now, a.json);
     return 0;
 }
 
 // requeue and purge: the ids named, or --all; every id is checked before anything is sent.
-template <typename ByIds, typename All>
-int change(const DeadArgs& a, const char* verb, ByIds by_ids, All all) {
+template <typename Change>
+int change(const DeadArgs& a, const char* verb, Change change) {
     if (a.all == !a.ids.empty()) throw UsageError("give the ids of dead letters, or --all");
     for (const auto& id : a.ids) check_id(id);
     Session session(a.redis);
-    Queue queue = session.queue(a.queue);
+    QueueAdmin admin = session.admin(a.queue);
     session.connect();
+    const std::size_t n = change(admin, DeadLetterSelector{.ids = a.ids, .all = a.all});
     if (a.all) {
-        const std::size_t n = all(queue);
         std::printf("%s %zu dead letter%s\n", verb, n, n == 1 ? "" : "s");
         return 0;
     }
-    const std::size_t n = by_ids(queue, a.ids);
-    std::printf("%s %zu of %zu\n", verb, n, a.ids.size());
-    if (n < a.ids.size()) {
-        std::fprintf(stderr, "delayq: %zu of the ids are not dead letters in queue %s\n",
-                     a.ids.size() - n, a.queue.c_str());
+    // An id named twice is one message.
+    const std::size_t named = std::set<std::string>(a.ids.begin(), a.ids.end()).size();
+    std::printf("%s %zu of %zu\n", verb, n, named);
+    if (n < named) {
+        std::fprintf(stderr, "delayq: %zu of the ids are not dead letters in queue %s\n", named - n,
+                     a.queue.c_str());
         return kExitFailure;
     }
     return 0;
@@ -94,26 +97,24 @@ Examples:
     requeue->footer(
         "Exit status 1 when some ids are not dead letters.\n\nExamples:\n"
         "  delayq dead requeue orders order-42\n  delayq dead requeue orders --all");
-    out.push_back(
-        {requeue, [r] {
-             return change(
-                 *r, "requeued",
-                 [](Queue& q, const std::vector<std::string>& ids) { return q.requeue_dead(ids); },
-                 [](Queue& q) { return q.requeue_all_dead(); });
-         }});
+    out.push_back({requeue, [r] {
+                       return change(*r, "requeued",
+                                     [](QueueAdmin& q, const DeadLetterSelector& which) {
+                                         return q.requeue(which);
+                                     });
+                   }});
 
     auto p = std::make_shared<DeadArgs>();
     CLI::App* purge = add_ids_command(*dead, "purge", "Delete dead letters for good", *p);
     purge->footer(
         "Exit status 1 when some ids are not dead letters.\n\nExamples:\n"
         "  delayq dead purge orders order-42\n  delayq dead purge orders --all");
-    out.push_back(
-        {purge, [p] {
-             return change(
-                 *p, "purged",
-                 [](Queue& q, const std::vector<std::string>& ids) { return q.purge_dead(ids); },
-                 [](Queue& q) { return q.purge_all_dead(); });
-         }});
+    out.push_back({purge, [p] {
+                       return change(*p, "purged",
+                                     [](QueueAdmin& q, const DeadLetterSelector& which) {
+                                         return q.purge(which);
+                                     });
+                   }});
 }
 
 }  // namespace delayq::cli

@@ -150,8 +150,8 @@ long long percentile(const std::vector<long long>& sorted, double q) {
 }
 
 // Counts what happened, compares with the queue's own counters, prints the summary.
-bool report(Board& board, Queue& queue) {
-    const QueueStats s = queue.stats();
+bool report(Board& board, QueueAdmin& admin) {
+    const QueueStats s = admin.stats();
     std::lock_guard lock(board.mutex);
     std::size_t sent = 0;
     for (const auto& o : board.orders) sent += o.sent ? 1 : 0;
@@ -186,10 +186,10 @@ bool report(Board& board, Queue& queue) {
     return none_lost && none_early && board.after_cancel == 0;
 }
 
-void clean_up(Queue& queue, const std::vector<Order>& orders) {
+void clean_up(Queue& queue, QueueAdmin& admin, const std::vector<Order>& orders) {
     try {
         for (const auto& o : orders) queue.cancel(o.id);  // only after an interruption
-        queue.purge_all_dead();
+        admin.purge({.all = true});
     } catch (const Error& e) {
         std::fprintf(stderr, "delayq: cleaning up queue %s failed: %s\n", queue.name().c_str(),
                      e.what());
@@ -201,7 +201,9 @@ int demo(const DemoArgs& a) {
     Session session(a.redis);
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rng()));
-    Queue queue = session.queue(std::string("demo-orders-") + suffix);
+    const std::string name = std::string("demo-orders-") + suffix;
+    Queue queue = session.queue(name);
+    QueueAdmin admin = session.admin(name);
     session.connect();
 
     Board board;
@@ -221,7 +223,7 @@ int demo(const DemoArgs& a) {
     ConsumerOptions options;
     options.concurrency = 4;
     Consumer consumer(
-        queue, [&](const Delivery& d) { return on_timer(board, d); }, options);
+        session.leases(name), [&](const Delivery& d) { return on_timer(board, d); }, options);
     SignalWatcher signals([&](int) {
         std::lock_guard lock(board.mutex);
         board.interrupted = true;
@@ -272,8 +274,8 @@ int demo(const DemoArgs& a) {
     consumer.stop();
     consumer.wait();
     const bool interrupted = board.interrupted;
-    const bool ok = !interrupted && report(board, queue);
-    clean_up(queue, board.orders);
+    const bool ok = !interrupted && report(board, admin);
+    clean_up(queue, admin, board.orders);
     if (interrupted) {
         std::printf("\ninterrupted; queue %s cleaned up\n", queue.name().c_str());
         return kExitFailure;

@@ -32,13 +32,13 @@ std::vector<State> states_of(const std::string& text) {
 int peek(const PeekArgs& a) {
     const std::vector<State> states = states_of(a.state);
     Session session(a.redis);
-    Queue queue = session.queue(a.queue);
+    QueueAdmin admin = session.admin(a.queue);
     session.connect();
-    const TimePoint now = queue.stats().now;
+    const TimePoint now = admin.stats().now;
     std::vector<MessageInfo> messages;
     for (State s : states) {
         if (messages.size() >= a.limit) break;
-        auto more = list_messages(queue, s, a.limit - messages.size());
+        auto more = list_messages(admin, s, a.limit - messages.size());
         messages.insert(messages.end(), more.begin(), more.end());
     }
     print_messages(messages, now, a.json);

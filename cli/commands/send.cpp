@@ -31,6 +31,7 @@ struct SendArgs {
     CLI::Option* at_opt = nullptr;
     CLI::Option* expire_opt = nullptr;
     CLI::Option* file_opt = nullptr;
+    CLI::Option* id_opt = nullptr;
 };
 
 SendOptions options_from(const SendArgs& a) {
@@ -38,7 +39,8 @@ SendOptions options_from(const SendArgs& a) {
     if (a.delay_opt->count() > 0) o.delay = duration_arg(a.delay);
     if (a.at_opt->count() > 0) o.at = time_arg(a.at);
     if (a.expire_opt->count() > 0) o.expire_after = duration_arg(a.expire_after);
-    o.id = a.id;
+    // Given, even empty, it is an id: an empty one is refused rather than generated.
+    if (a.id_opt->count() > 0) o.id = a.id;
     o.max_attempts = a.max_attempts;
     return o;
 }
@@ -67,7 +69,7 @@ int send_one(SendArgs& a) {
         message.payload = read_input("-");
     }
     message.options = options;
-    check_message(message, queue.options().max_payload_bytes);
+    check_message(message, QueueOptions{}.max_payload_bytes);
     session.connect();
     const SendResult r = queue.send(message.payload, message.options);
     std::printf("%s\n", r.id.c_str());
@@ -82,7 +84,7 @@ int send_one(SendArgs& a) {
 
 int send_file(SendArgs& a) {
     if (a.payload_opt->count() > 0) throw UsageError("give either PAYLOAD or --file, not both");
-    if (!a.id.empty()) {
+    if (a.id_opt->count() > 0) {
         throw UsageError("--id cannot be used with --file: give each line an \"id\" instead");
     }
     SendOptions defaults = options_from(a);
@@ -90,14 +92,14 @@ int send_file(SendArgs& a) {
     Queue queue = session.queue(a.queue);
     const std::string input = read_input(a.file);
     std::vector<MessageLine> lines =
-        parse_message_lines(input, defaults, queue.options().max_payload_bytes);
+        parse_message_lines(input, defaults, QueueOptions{}.max_payload_bytes);
     session.connect();
     // An expiry must fall after an absolute due time, which needs the server's clock to check.
     const bool needs_clock = std::any_of(lines.begin(), lines.end(), [](const MessageLine& l) {
         return l.message.options.at && l.message.options.expire_after.count() > 0;
     });
     if (needs_clock) {
-        const TimePoint now = queue.stats().now;
+        const TimePoint now = session.admin(a.queue).stats().now;
         for (const auto& l : lines) {
             const auto& o = l.message.options;
             if (o.at && o.expire_after.count() > 0 && now + o.expire_after <= *o.at) {
@@ -154,16 +156,18 @@ void add_send(CLI::App& app, Commands& out) {
                                 "Due at this time: RFC 3339 (2030-01-02T03:04:05Z) or unix ms")
                     ->type_name("TIME");
     a->delay_opt->excludes(a->at_opt);
-    cmd->add_option("--id", a->id,
-                    "Message id, an idempotency key: sending an id that exists changes nothing")
-        ->type_name("ID");
+    a->id_opt =
+        cmd->add_option("--id", a->id,
+                        "Message id, an idempotency key: sending an id that exists changes nothing")
+            ->type_name("ID");
     cmd->add_option("--max-attempts", a->max_attempts,
                     "Deliveries before it is dead-lettered (default: the queue's, 25)")
         ->type_name("N")
         ->check(CLI::Range(1, 1'000'000));
     a->expire_opt = cmd->add_option("--expire-after", a->expire_after,
-                                    "Dead-letter it as expired if not delivered this long after "
-                                    "the send")
+                                    "No longer deliver it from this long after the send: it is "
+                                    "then dead-lettered as expired (a delivery under way may "
+                                    "still be acked)")
                         ->type_name("DUR");
     a->file_opt = cmd->add_option("--file", a->file,
                                   "Send JSON lines from this file (-: stdin), one message per "

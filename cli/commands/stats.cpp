@@ -49,14 +49,14 @@ int stats(const StatsArgs& a) {
     Session session(a.redis);
     std::vector<std::string> names;
     if (!a.queue.empty()) {
-        session.queue(a.queue);  // checks the name before connecting
+        session.admin(a.queue);  // checks the name before connecting
         names.push_back(a.queue);
     }
     session.connect();
     if (a.queue.empty()) names = session.client().queues();
     Json all = Json::array();
     for (std::size_t i = 0; i < names.size(); ++i) {
-        const QueueStats s = session.queue(names[i]).stats();
+        const QueueStats s = session.admin(names[i]).stats();
         if (a.json) {
             all.push_back(stats_json(names[i], s));
         } else {
@@ -78,7 +78,7 @@ int queues(const StatsArgs& a) {
     Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
     Json all = Json::array();
     for (const auto& name : session.client().queues()) {
-        const QueueStats s = session.queue(name).stats();
+        const QueueStats s = session.admin(name).stats();
         if (a.json) {
             all.push_back(stats_json(name, s));
             continue;

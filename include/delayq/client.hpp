@@ -5,8 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "delayq/leases.hpp"
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
+#include "delayq/queue_admin.hpp"
 
 namespace delayq {
 
@@ -22,9 +24,15 @@ class Client {
   public:
     explicit Client(std::string_view url, ClientOptions options = {});
 
-    // A queue: names are 1..200 bytes of printable ASCII, without braces or spaces. (Message ids
-    // follow the same rule but may contain spaces.)
+    // One queue in each of its three roles. Names are 1..200 bytes of printable ASCII, without
+    // braces or spaces (message ids follow the same rule but may contain spaces); a bad name
+    // throws InvalidArgument. A queue needs no creating: it exists once something is sent to it.
+    // For producers: send, cancel, reschedule.
     Queue queue(std::string_view name, QueueOptions options = {}) const;
+    // For operators: inspect, requeue and purge dead letters.
+    QueueAdmin admin(std::string_view name) const;
+    // For consumers that drive leases themselves, and for a Consumer.
+    Leases leases(std::string_view name) const;
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;

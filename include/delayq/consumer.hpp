@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "delayq/delivery.hpp"
+#include "delayq/leases.hpp"
 #include "delayq/options.hpp"
-#include "delayq/queue.hpp"
 
 namespace delayq {
 
@@ -33,7 +33,7 @@ struct ConsumerStats {
 // (aimed by the Redis clock) or a producer signals an earlier one, and survives Redis restarts.
 class Consumer {
   public:
-    Consumer(Queue queue, Handler handler, ConsumerOptions options = {});
+    Consumer(Leases leases, Handler handler, ConsumerOptions options = {});
     // Stops gracefully, then waits for every handler thread to return.
     ~Consumer();
     Consumer(const Consumer&) = delete;

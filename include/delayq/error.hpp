@@ -44,7 +44,9 @@ class OutOfMemoryError : public ServerError {
 };
 
 // The Redis server cannot keep delayq's guarantees: it is older than 7.0, or (with
-// ClientOptions::refuse_evicting_server) its maxmemory-policy may evict keys.
+// ClientOptions::refuse_evicting_server) its maxmemory-policy may evict keys. Also a queue written
+// in another layout version (QueueSettings::layout) than this client's: it is refused whole
+// rather than misread during a rolling upgrade.
 class ConfigurationError : public Error {
   public:
     using Error::Error;

@@ -10,23 +10,19 @@
 
 namespace delayq {
 
-using namespace std::chrono_literals;
-
 struct ClientOptions {
-    Duration connect_timeout = 2s;
-    Duration command_timeout = 2s;
+    Duration connect_timeout = std::chrono::seconds(2);
+    Duration command_timeout = std::chrono::seconds(2);
     std::size_t pool_size = 4;  // idle connections kept for producers and inspection
     // A maxmemory-policy other than noeviction can evict a queue's keys, which loses messages.
     // delayq always logs a warning; with this set it refuses to run (ConfigurationError).
     bool refuse_evicting_server = false;
 };
 
+// What a producer's handle checks before sending. How the queue behaves (default max attempts,
+// backoff, dead-letter retention, paused) is stored in Redis with the queue: QueueSettings.
 struct QueueOptions {
     std::size_t max_payload_bytes = std::size_t{1024} * 1024;
-    int default_max_attempts = 25;
-    // Retention of the dead-letter set; 0 means unbounded. Removals count in Totals::dead_trimmed.
-    std::size_t dead_max_count = 100'000;
-    Duration dead_max_age = std::chrono::hours(24 * 30);
 };
 
 struct SendOptions {
@@ -35,10 +31,12 @@ struct SendOptions {
     // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC);
     // setting both is an InvalidArgument.
     std::optional<std::chrono::system_clock::time_point> at{};
-    // Empty: a generated id, unique in the queue and sorting in send order. Otherwise an
+    // Absent: a generated id, unique in the queue and sorting in send order. Otherwise an
     // idempotency key: sending an id that still exists changes nothing and reports a duplicate.
-    std::string id{};
-    int max_attempts = 0;  // 0: QueueOptions::default_max_attempts
+    // An empty id is an InvalidArgument, so that an unset variable cannot silently turn an
+    // idempotent send into a new message on every retry.
+    std::optional<std::string> id{};
+    int max_attempts = 0;  // 0: the queue's setting (QueueSettings::max_attempts)
     // 0: never. Else, from this long after the send, the message is no longer delivered: the
     // first fetch, nack or lapsed lease that meets it moves it to the dead-letter set with
     // reason "expired". A delivery already under way may still be acked. Must exceed the delay.
@@ -53,8 +51,8 @@ struct Message {
 // Exponential backoff with jitter: attempt n waits initial * multiplier^(n-1), capped at max, then
 // spread by +-jitter (a fraction).
 struct Backoff {
-    Duration initial = 1s;
-    Duration max = 1h;
+    Duration initial = std::chrono::seconds(1);
+    Duration max = std::chrono::hours(1);
     double multiplier = 2.0;
     double jitter = 0.2;
 
@@ -71,14 +69,18 @@ struct ConsumerOptions {
     // while handlers take 10 ms or more), so that fast handlers get whole batches per fetch
     // while a slow consumer holds back no message another consumer could take.
     std::optional<std::size_t> prefetch{};
-    std::size_t max_batch = 100;        // messages per fetch, at most 1000
-    Duration visibility_timeout = 30s;  // lease length; extended while the handler runs
-    Backoff backoff{};                  // delay of a nack that names none
-    Duration shutdown_timeout = 30s;    // how long stop() lets running handlers finish
+    std::size_t max_batch = 100;  // messages per fetch, at most 1000
+    // Lease length; extended while the handler runs.
+    Duration visibility_timeout = std::chrono::seconds(30);
+    // Delay of a handler's nack that names none (and of a handler's exception). Unset: the
+    // queue's backoff (QueueSettings::backoff), computed by the script from the attempts made.
+    std::optional<Backoff> backoff{};
+    // How long stop() lets running handlers finish.
+    Duration shutdown_timeout = std::chrono::seconds(30);
     // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals
     // (resubscribing after a broken connection also wakes it). An idle consumer's check costs
     // Redis five commands (one script call), so the default is about one command per second.
-    Duration idle_check = 5s;
+    Duration idle_check = std::chrono::seconds(5);
     // Stop gracefully on SIGINT and SIGTERM (handlers installed while the consumer runs, the
     // previous ones restored after). Off: the application calls stop().
     bool stop_on_signals = false;

@@ -1,15 +1,14 @@
 #pragma once
 
-#include <cstddef>
+#include <exception>
+#include <functional>
 #include <future>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "delayq/delivery.hpp"
 #include "delayq/options.hpp"
 #include "delayq/types.hpp"
 
@@ -19,16 +18,13 @@ namespace detail {
 class QueueCore;
 }
 
-// The messages leased by one fetch, and when calling again is worthwhile.
-struct FetchResult {
-    std::vector<Delivery> deliveries;
-    TimePoint now;                               // Redis time of the fetch
-    std::optional<TimePoint> next;               // next due time or lease deadline; none when idle
-    std::vector<DeadLetterEvent> dead_lettered;  // moved to the dead-letter set by this fetch
-};
+// The answer to send_async with a callback: `error` is null and `result` holds the result, or
+// `error` holds what send would have thrown.
+using SendCallback = std::function<void(std::exception_ptr error, SendResult result)>;
 
-// One named queue. Cheap to copy; thread-safe. Every state change is one atomic Lua script run
-// on the Redis server, timed by the server's clock.
+// A queue as its producers see it: sending, and changing what was sent before it is delivered.
+// Cheap to copy; thread-safe. Every state change is one atomic Lua script run on the Redis
+// server, timed by the server's clock. Operators use QueueAdmin, consumers Leases or Consumer.
 class Queue {
   public:
     const std::string& name() const;
@@ -42,51 +38,28 @@ class Queue {
     // one line, send() callers included) go to Redis in the order they were queued, so one
     // thread's messages keep its order. They share script calls with other sends; a thread of
     // the Queue's own, started by the first send_async, makes the calls (docs/design.md).
-    // Closing: the destructor of the last copy of the Queue (a Consumer holds one too) waits
-    // until every queued message has been sent and answered; should a call fail then, the same
-    // error answers every message still queued, so closing takes about one timeout, not one
-    // per batch. Every future gets a value or an error. Destroying the Client changes nothing:
-    // a Queue keeps the connections it needs.
+    // Closing: the destructor of the last copy of the Queue waits until every queued message
+    // has been sent and answered; should a call fail then, the same error answers every
+    // message still queued, so closing takes about one timeout, not one per batch. Every
+    // future gets a value or an error. Destroying the Client changes nothing: a Queue keeps the
+    // connections it needs.
     std::future<SendResult> send_async(std::string_view payload, const SendOptions& options = {});
+    // The same, answered through `done` instead of a future, for event loops that cannot block
+    // on one. `done` runs on the Queue's sending thread, once per message: it must be quick and
+    // must not send through this Queue and wait; an exception it throws is logged and dropped.
+    void send_async(std::string_view payload, const SendOptions& options, SendCallback done);
     // Up to 1000 messages in one round trip and one atomic script: all are stored or (on bad
     // input or a Redis error) none is. An empty batch sends nothing and returns no results.
     std::vector<SendResult> send_batch(std::span<const Message> messages);
 
+    // A message not yet delivered: deleted. In flight or dead, it is left as it is.
     CancelResult cancel(std::string_view id);
+    // A message not yet delivered: due `delay` from now by the Redis clock, or at `at`.
     RescheduleResult reschedule(std::string_view id, Duration delay);
     RescheduleResult reschedule_at(std::string_view id, std::chrono::system_clock::time_point at);
 
-    std::optional<MessageInfo> get(std::string_view id);
-    QueueStats stats();
-    // Messages of one state in the order they leave it (due time, lease deadline, age).
-    std::vector<MessageInfo> list(State state, Page page = {});
-
-    // Dead letters back to pending, due now, with fresh attempts and no expiry. Returns how many
-    // were moved; ids that are not dead letters are skipped.
-    std::size_t requeue_dead(std::span<const std::string> ids);
-    std::size_t requeue_all_dead();
-    std::size_t purge_dead(std::span<const std::string> ids);
-    std::size_t purge_all_dead();
-
-    // Low-level consumption; Consumer is built on these.
-    FetchResult fetch(std::size_t max_count, Duration visibility);
-    AckResult ack(const Delivery& delivery);
-    // Acks up to 1000 deliveries in one script call; one result per delivery, in order. A
-    // delivery named twice is acked once: the second reports kLeaseLost.
-    std::vector<AckResult> ack(std::span<const Delivery> deliveries);
-    // Without Nack::delay, the delay is Backoff{}'s (a Consumer uses its own Backoff).
-    NackResult nack(const Delivery& delivery, const Nack& nack);
-    NackResult reject(const Delivery& delivery, const Reject& reject);
-    // Renews the lease for `visibility` from now; nullopt when the lease is lost.
-    std::optional<TimePoint> extend(const Delivery& delivery, Duration visibility);
-    // Hands an unstarted delivery back at its due time, without counting the attempt.
-    bool release(const Delivery& delivery);
-
-    const QueueOptions& options() const;
-
   private:
     friend class Client;
-    friend class Consumer;
     explicit Queue(std::shared_ptr<detail::QueueCore> core);
     std::shared_ptr<detail::QueueCore> core_;
 };

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace delayq {
 
@@ -36,15 +37,19 @@ struct RescheduleResult {
     TimePoint due;  // the new due time when rescheduled
 };
 
-enum class AckResult { kAcked, kLeaseLost };
+// What an operation on a lease did. Every operation that takes a lease answers with this one
+// type; kLost means the lease had already ended (it ran out and the message went back to pending,
+// or another operation on the same lease came first) and nothing was changed.
+enum class LeaseStatus { kAcked, kRetrying, kDeadLettered, kExtended, kReleased, kLost };
 
-enum class NackStatus { kRetrying, kDeadLettered, kLeaseLost };
+struct LeaseResult {
+    LeaseStatus status = LeaseStatus::kLost;
+    // kRetrying: when the message will be delivered again; kExtended: when the lease now ends.
+    TimePoint at{};
+    std::string dead_reason{};  // kDeadLettered: why
+    int attempts = 0;           // kDeadLettered: deliveries it had
 
-struct NackResult {
-    NackStatus status = NackStatus::kLeaseLost;
-    TimePoint due;            // when it will be delivered again (kRetrying)
-    std::string dead_reason;  // why it was dead-lettered (kDeadLettered)
-    int attempts = 0;         // deliveries it had (kDeadLettered)
+    bool lost() const { return status == LeaseStatus::kLost; }
 };
 
 // A message that moved to the dead-letter set.
@@ -97,9 +102,25 @@ struct MessageInfo {
     std::string payload;
 };
 
-struct Page {
-    std::size_t offset = 0;
-    std::size_t limit = 100;  // at most 1000
+// A request for one page of a listing. The cursor is opaque: empty for the first page, then the
+// `next_cursor` of the page before. Pages stay cheap however deep they go, and a message that
+// leaves the state between two pages does not shift the ones after it.
+struct PageRequest {
+    std::string cursor{};
+    std::size_t limit = 100;  // 1 to 1000
+};
+
+struct MessagePage {
+    std::vector<MessageInfo> messages;
+    std::string next_cursor;  // empty when this page is the last
+};
+
+// Which dead letters requeue and purge take: the ones named (ids that are not dead letters are
+// skipped, and an id named twice counts once), or all of them. Naming ids and all at once is an
+// InvalidArgument.
+struct DeadLetterSelector {
+    std::vector<std::string> ids{};
+    bool all = false;
 };
 
 }  // namespace delayq

@@ -21,15 +21,15 @@ void settle(ConsumerShared& s, Completion& c, bool lease_held) {
         // The extender counts a lease it finds gone while the handler runs, and forgets it: the
         // same lost delivery is then not counted again when its outcome is refused.
         std::lock_guard lock(s.mutex);
-        auto it = s.held.find(c.lease.id);
-        if (it != s.held.end() && it->second.token == c.lease.token) {
+        auto it = s.held.find(c.lease.id());
+        if (it != s.held.end() && it->second.token == c.lease.token()) {
             s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
         }
     }
     log().warn(
         "queue {}: lease of message {} was lost before its outcome was recorded; it is or "
         "will be delivered again",
-        s.core->name(), c.lease.id);
+        s.core->name(), c.lease.id());
 }
 
 // Sends the acks or the releases of a batch, in chunks of one script call each.
@@ -37,7 +37,7 @@ template <typename Call>
 void send_grouped(ConsumerShared& s, std::vector<Completion>& batch, Kind kind,
                   std::atomic<std::uint64_t>& counter, Call&& call) {
     std::vector<Completion*> group;
-    std::vector<LeaseRef> leases;
+    std::vector<Lease> leases;
     for (auto& c : batch) {
         if (c.kind != kind || c.sent) continue;
         group.push_back(&c);
@@ -45,20 +45,21 @@ void send_grouped(ConsumerShared& s, std::vector<Completion>& batch, Kind kind,
     }
     for (std::size_t i = 0; i < leases.size(); i += kMaxBatch) {
         std::span chunk(leases.data() + i, std::min(kMaxBatch, leases.size() - i));
-        std::vector<bool> held = call(chunk);
+        const std::vector<LeaseResult> results = call(chunk);
         for (std::size_t j = 0; j < chunk.size(); ++j) {
-            if (held[j]) counter.fetch_add(1, std::memory_order_relaxed);
-            settle(s, *group[i + j], held[j]);
+            const bool held = !results[j].lost();
+            if (held) counter.fetch_add(1, std::memory_order_relaxed);
+            settle(s, *group[i + j], held);
         }
     }
 }
 
-void report_dead_letter(ConsumerShared& s, const Completion& c, const NackResult& r) {
+void report_dead_letter(ConsumerShared& s, const Completion& c, const LeaseResult& r) {
     s.counters.dead_lettered.fetch_add(1, std::memory_order_relaxed);
     if (!s.options.on_dead_letter) return;
     try {
         s.options.on_dead_letter(
-            DeadLetterEvent{s.core->name(), c.lease.id, r.dead_reason, r.attempts});
+            DeadLetterEvent{s.core->name(), c.lease.id(), r.dead_reason, r.attempts});
     } catch (...) {
         log().error("queue {}: on_dead_letter hook threw", s.core->name());
     }
@@ -67,21 +68,19 @@ void report_dead_letter(ConsumerShared& s, const Completion& c, const NackResult
 // Sends what of a batch has not reached Redis yet; throws on a Redis failure, leaving the rest
 // unsent for a retry.
 void send_batch(ConsumerShared& s, Connection& conn, std::vector<Completion>& batch) {
-    send_grouped(s, batch, Kind::kAck, s.counters.acked, [&](std::span<const LeaseRef> chunk) {
-        std::vector<bool> held;
-        for (auto r : s.core->ack(conn, chunk)) held.push_back(r == AckResult::kAcked);
-        return held;
-    });
+    send_grouped(s, batch, Kind::kAck, s.counters.acked,
+                 [&](std::span<const Lease> chunk) { return s.core->ack(conn, chunk); });
     send_grouped(s, batch, Kind::kRelease, s.counters.released,
-                 [&](std::span<const LeaseRef> chunk) { return s.core->release(conn, chunk); });
+                 [&](std::span<const Lease> chunk) { return s.core->release(conn, chunk); });
     for (auto& c : batch) {
         if (c.sent || (c.kind != Kind::kNack && c.kind != Kind::kReject)) continue;
-        NackResult r = s.core->nack(conn, c.lease, c.delay, c.error, c.kind == Kind::kReject);
-        if (r.status == NackStatus::kDeadLettered) report_dead_letter(s, c, r);
-        if (r.status == NackStatus::kRetrying) {
+        const LeaseResult r =
+            s.core->nack(conn, c.lease, c.delay, c.error, c.kind == Kind::kReject);
+        if (r.status == LeaseStatus::kDeadLettered) report_dead_letter(s, c, r);
+        if (r.status == LeaseStatus::kRetrying) {
             s.counters.nacked.fetch_add(1, std::memory_order_relaxed);
         }
-        settle(s, c, r.status != NackStatus::kLeaseLost);
+        settle(s, c, !r.lost());
     }
 }
 

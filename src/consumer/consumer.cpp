@@ -4,9 +4,9 @@
 
 namespace delayq {
 
-Consumer::Consumer(Queue queue, Handler handler, ConsumerOptions options)
-    : runtime_(std::make_unique<detail::ConsumerRuntime>(std::move(queue.core_), std::move(handler),
-                                                         std::move(options))) {}
+Consumer::Consumer(Leases leases, Handler handler, ConsumerOptions options)
+    : runtime_(std::make_unique<detail::ConsumerRuntime>(std::move(leases.core_),
+                                                         std::move(handler), std::move(options))) {}
 
 Consumer::~Consumer() = default;
 

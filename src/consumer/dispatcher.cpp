@@ -70,7 +70,7 @@ void Dispatcher::run() {
                              std::chrono::duration_cast<Duration>(received.time_since_epoch());
             s.have_offset = true;
             for (auto& d : r.deliveries) {
-                auto [it, fresh] = s.held.try_emplace(d.id(), HeldLease{d.token(), false});
+                auto [it, fresh] = s.held.try_emplace(d.id(), HeldLease{d.lease().token(), false});
                 if (!fresh) {
                     // Delivered here again while an older lease is still held: that one lapsed,
                     // counted now since its entry is replaced (settle() counts only leases still
@@ -79,7 +79,7 @@ void Dispatcher::run() {
                     if (!it->second.completing) {
                         s.counters.leases_lost.fetch_add(1, std::memory_order_relaxed);
                     }
-                    it->second = HeldLease{d.token(), false};
+                    it->second = HeldLease{d.lease().token(), false};
                 }
                 s.buffered.push_back(std::move(d));
             }

@@ -14,7 +14,7 @@ class Extender : public Loop {
   private:
     void run() override;
     const char* thread_name() const override { return "dq-extend"; }
-    void lost(const LeaseRef& lease);  // call with the shared mutex held
+    void lost(const Lease& lease);  // call with the shared mutex held
 };
 
 }  // namespace delayq::detail

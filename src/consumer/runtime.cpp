@@ -94,7 +94,7 @@ void ConsumerRuntime::supervise() {
     auto release = [&](const Delivery& d) {
         Completion c;
         c.kind = Completion::Kind::kRelease;
-        c.lease = LeaseRef{d.id(), d.token()};
+        c.lease = d.lease();
         s.completions.push_back(std::move(c));
     };
     for (const auto& d : s.buffered) release(d);

@@ -30,8 +30,8 @@ class Worker;
 struct Completion {
     enum class Kind { kAck, kNack, kReject, kRelease };
     Kind kind = Kind::kAck;
-    LeaseRef lease;
-    Duration delay{0};
+    Lease lease;
+    std::optional<Duration> delay{};  // none: the queue's backoff
     std::string error;
     bool sent = false;  // reached Redis; a retry of the batch skips it
 };
@@ -139,15 +139,15 @@ struct ConsumerShared {
     }
 
     // Removes a lease from `held` if it is still this delivery's lease.
-    void forget(const LeaseRef& lease) {
-        auto it = held.find(lease.id);
-        if (it != held.end() && it->second.token == lease.token) held.erase(it);
+    void forget(const Lease& lease) {
+        auto it = held.find(lease.id());
+        if (it != held.end() && it->second.token == lease.token()) held.erase(it);
     }
 
     // The handler of this lease finished; its outcome is queued.
-    void mark_completing(const LeaseRef& lease) {
-        auto it = held.find(lease.id);
-        if (it != held.end() && it->second.token == lease.token) it->second.completing = true;
+    void mark_completing(const Lease& lease) {
+        auto it = held.find(lease.id());
+        if (it != held.end() && it->second.token == lease.token()) it->second.completing = true;
     }
 
     // Sleeps up to `d`, or less if `until` becomes true. Call with `lock` held.

@@ -22,18 +22,20 @@ constexpr auto kChunkBudget = std::chrono::milliseconds(1);
 Completion Worker::handle(const Delivery& delivery) {
     ConsumerShared& s = shared_;
     Completion c;
-    c.lease = LeaseRef{delivery.id(), delivery.token()};
-    auto backoff = [&] {
-        return s.options.backoff.delay_for(delivery.attempt(),
-                                           std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
+    c.lease = delivery.lease();
+    // Without a backoff of the consumer's own, no delay: the script applies the queue's.
+    auto backoff = [&]() -> std::optional<Duration> {
+        if (!s.options.backoff) return std::nullopt;
+        return s.options.backoff->delay_for(delivery.attempt(),
+                                            std::uniform_real_distribution<double>(0.0, 1.0)(rng_));
     };
     try {
         Outcome outcome = s.handler(delivery);
         if (auto* nack = std::get_if<Nack>(&outcome)) {
             c.kind = Completion::Kind::kNack;
             // A delay out of range must not become a request Redis refuses forever.
-            c.delay =
-                std::clamp(nack->delay.value_or(backoff()), Duration(0), Duration(kMaxTimeMs));
+            c.delay = nack->delay ? nack->delay : backoff();
+            if (c.delay) c.delay = std::clamp(*c.delay, Duration(0), Duration(kMaxTimeMs));
             c.error = std::move(nack->error);
         } else if (auto* reject = std::get_if<Reject>(&outcome)) {
             c.kind = Completion::Kind::kReject;

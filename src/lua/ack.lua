@@ -2,14 +2,23 @@
 -- ack: deletes handled messages and every trace of them. A stale token (the lease was lost and
 -- the message moved on) changes nothing: its lease is no longer in the inflight set and its
 -- record no longer names its token. allow-oom: it only frees memory.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: the lease of each message (1 to 1000): its token as a sequence key, then its id (the
---   inflight member, see lib.lua).
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: the lease of each message (1 to MAX_BATCH): its token as a sequence key, then its id
+--   (the inflight member, see lib/keys.lua).
 -- Returns: the integer n when every lease was held (all acked: the usual case, and an array of n
 --   ones cost a tenth of an ack); else an array of one integer per lease: 1 acked, 0 lease lost
 --   or message gone.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/settings.lua
+
 local n = #ARGV
-if n == 0 or n > 1000 then return bad_argument() end
+if n == 0 or n > MAX_BATCH then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local ids, out = {}, n
 for i = 1, n do ids[i] = ARGV[i]:sub(SEQ_LEN + 1) end
 -- One ZREM for the whole batch. When it removed every lease, all were held: the usual case,

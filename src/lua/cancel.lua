@@ -1,11 +1,20 @@
 #!lua flags=allow-oom
 -- cancel: deletes a message that is pending or ready. A message in flight or dead-lettered is
 -- left as it is and its state reported. allow-oom: it only frees memory.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 id
 -- Returns: 'cancelled' | 'not_found' | 'in_flight' | 'dead'
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/blocks.lua
+-- @include lib/settings.lua
+
 local id = ARGV[1]
 if id == nil then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local rec, hash, block = find_record(id)
 if not rec then return 'not_found' end
 local m = decode(rec)

@@ -1,12 +1,26 @@
 #!lua flags=allow-oom
 -- dead_requeue: moves dead letters back to pending, due now, with a fresh attempt budget, no
 -- expiry and no last error. allow-oom: it does not grow memory.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 limit (1..1000), then the ids; without ids, the oldest `limit` dead letters.
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 limit (1..MAX_BATCH), then the ids (at most limit); without ids, the oldest `limit`
+--   dead letters.
 -- Returns: {requeued, dead_left}
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/record.lua
+-- @include lib/dead.lua
+-- @include lib/wake.lua
+-- @include lib/settings.lua
+
 local limit = uint(ARGV[1])
-if limit == nil or limit < 1 or limit > 1000 or #ARGV - 1 > limit then return bad_argument() end
-local members = dead_members(limit)
+if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
+    return bad_argument()
+end
+local layout_err = check_layout()
+if layout_err then return layout_err end
+local members = dead_members({unpack(ARGV, 2)}, limit)
 local now = clock()
 local head = head_due()
 local requeued = 0

@@ -1,11 +1,20 @@
 #!lua flags=allow-oom
 -- extend: renews the leases of messages whose handlers still run. A stale token changes nothing.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 visibility_ms (> 0), then the lease of each message (1 to 1000, see ack.lua).
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 visibility_ms (> 0), then the lease of each message (1 to MAX_BATCH, see ack.lua).
 -- Returns: one integer per lease: the new lease deadline (unix ms), or 0 when the lease is lost.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/settings.lua
+
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1
-if visibility == nil or visibility < 1 or n < 1 or n > 1000 then return bad_argument() end
+if visibility == nil or visibility < 1 or n < 1 or n > MAX_BATCH then
+    return bad_argument()
+end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local deadline = now + visibility
 local leases = {unpack(ARGV, 2)}

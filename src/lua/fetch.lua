@@ -2,28 +2,48 @@
 -- fetch: leases due messages to one consumer. Also returns expired leases to the pending set
 -- (a failed attempt) or to the dead-letter set, and dead-letters due messages past their expiry.
 -- allow-oom: it frees as much as it uses, and a full Redis must still be able to drain.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 max_count (1..1000), 2 visibility_ms (> 0), 3 dead_max_count (0 = unbounded),
---       4 dead_max_age_ms (0 = unbounded)
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 max_count (1..MAX_BATCH), 2 visibility_ms (> 0)
+-- Settings: paused (nothing is leased; lapsed leases are still swept), max_attempts (for records
+--   without their own), the dead-letter retention bounds; read first, with the layout version.
 -- Returns: {now_ms, next_ms, deliveries, dead_events}
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
 --     exists.
 --   deliveries: runs of deliveries that share due time, attempt and max_attempts (one run per
 --     fetch when a batch shares them): due_ms (decimal digits), attempt, max_attempts, count,
---     then count pairs of lease (the token as a sequence key, then the id; see lib.lua) and
---     payload. Five reply values per message cost Redis a tenth of a fetch.
+--     then count pairs of lease (the token as a sequence key, then the id; see lib/lease.lua)
+--     and payload, each followed by the last error ('' when none) when attempt > 1. Five reply
+--     values per message cost Redis a tenth of a fetch.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/blocks.lua
+-- @include lib/dead.lua
+-- @include lib/wake.lua
+-- @include lib/settings.lua
+
+-- Expired leases handled per call, to bound the work per call (a string: see str in
+-- lib/util.lua).
+local SWEEP = '200'
+
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
-local dead_max_count, dead_max_age = uint(ARGV[3]), uint(ARGV[4])
-if max_count == nil or max_count < 1 or max_count > 1000 or visibility == nil or visibility < 1
-    or dead_max_count == nil or dead_max_age == nil then
+if max_count == nil or max_count < 1 or max_count > MAX_BATCH or visibility == nil
+    or visibility < 1 then
     return bad_argument()
 end
 local now, now_us = clock()
 local events = {}
+-- Even an idle call checks the layout: a consumer of another version must hear of it before it
+-- sleeps until a due time it may have misread. With the two heads, an idle call costs four reads.
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 
--- Heads first: an idle call then costs four reads, nothing more.
 local lease_head = head_score(K.inflight)
 local lapsed = {}
 if lease_head and lease_head <= now then
@@ -43,7 +63,7 @@ if lease_head and lease_head <= now then
             local why = 'visibility timeout expired on attempt ' .. m.attempts
             if m.expire > 0 and m.expire <= now then
                 bury(id, m, member, now, 'expired', why, events)
-            elseif m.attempts >= m.max then
+            elseif m.attempts >= max_of(m.max, settings) then
                 bury(id, m, member, now, 'attempts exhausted', why, events)
             else
                 m.token = 0
@@ -66,7 +86,8 @@ local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
 local head_s = h[2]  -- the head's due time as Redis formats it
 local head = head_s and tonumber(head_s)
 local group, n1, rest = nil, 0, nil
-if head and head <= now then
+local paused = settings.paused == 1
+if head and head <= now and not paused then
     local c = redis.call('ZCOUNT', K.pending, head_s, head_s)
     if c > 1 then
         n1 = math.min(c, max_count)
@@ -96,9 +117,9 @@ if total > 0 then
     local recs, where = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
     local left_blocks = {}  -- block name -> {b, k}: the block, its messages delivered or dead
-    local tokens = seq_keys(take_seq(total, now_us), total)
-    -- A leased record is the pending one with a lease tail (see fields in lib.lua), built in one
-    -- concatenation from parts cached per call: most messages share their attempt number and
+    local tokens = seq_keys(take_seq(total, settings.seq, now_us), total)
+    -- A leased record is the pending one with a lease tail (see fields in lib/record.lua), built
+    -- in one concatenation from parts cached per call: most messages share their attempt number and
     -- their due time.
     local attempt_bytes = {}
     local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
@@ -110,7 +131,7 @@ if total > 0 then
         local id, member, rec = ids[i], members[i], recs[i]
         local attempts, max, expire, token, member_field, payload, _
         if rec then
-            -- lib.lua's fields(), inlined for the two shapes a first delivery meets.
+            -- fields() (lib/record.lua), inlined for the two shapes a first delivery meets.
             local a, b, c, e4, e5 = cmsgpack.unpack(rec)
             if c == nil then
                 attempts, max, expire, token, member_field, payload = 0, a, 0, 0, '', b
@@ -120,6 +141,7 @@ if total > 0 then
                 attempts, max, expire, token, _, member_field, _, payload = fields(rec)
             end
             if member_field == '' then member_field = id end
+            if max == 0 then max = settings.max_attempts end
         end
         -- Delivered or dead, a message leaves cold or its block for msg.
         local from = rec and member_field == member and where and where[i]
@@ -129,11 +151,17 @@ if total > 0 then
             local left = left_blocks[from.name] or {b = from, k = 0}
             left.k, left_blocks[from.name] = left.k + 1, left
         end
+        local due_s  -- the message's due time: its pending score, as Redis formats it
+        if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
-            bury(id, decode(rec), member, now, 'expired', nil, events)
+            -- Its record holds a due time only once delivered: a dead letter keeps the one it had
+            -- in pending, which get, list and a duplicate send report.
+            local m = decode(rec)
+            m.due = tonumber(due_s)
+            bury(id, m, member, now, 'expired', nil, events)
         else
             if token ~= 0 then
                 -- Only after data loss does a pending message still carry a lease: drop it.
@@ -142,8 +170,6 @@ if total > 0 then
                 rec = encode(m)
             end
             attempts = attempts + 1
-            local due_s
-            if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
             if due_s ~= last_due_s or attempts ~= run_attempts or max ~= run_max then
                 if due_s ~= last_due_s then
                     last_due_s, due_part = due_s, string.char(0xa0 + #due_s) .. due_s
@@ -170,6 +196,12 @@ if total > 0 then
             deliveries[d + 1] = lease
             deliveries[d + 2] = payload
             d, run_n = d + 2, run_n + 1
+            if attempts > 1 then
+                -- A redelivery says why the attempt before failed; a first delivery has no error
+                -- to read, so the usual fetch pays nothing for it.
+                deliveries[d + 1] = redis.call('HGET', K.err, id) or ''
+                d = d + 1
+            end
         end
     end
     if run_at > 0 then deliveries[run_at] = run_n end
@@ -182,7 +214,12 @@ if total > 0 then
     end
 end
 
-trim_dead(now, dead_max_count, dead_max_age)
+-- Retention: every call that adds dead letters trims, so the count bound always holds; an idle
+-- call leaves the age bound to the next call that moves something, and costs one read less.
+local dead_size = (#lapsed > 0 or total > 0) and redis.call('ZCARD', K.dead) or 0
+if dead_size > 0 then
+    trim_dead(now, settings.dead_max_count, settings.dead_max_age_ms, dead_size)
+end
 
 -- What this call moved changes the heads; otherwise the ones read above still hold. A head at or
 -- before now means more is due (the call took max_count, or swept SWEEP leases): call again at
@@ -192,6 +229,8 @@ if #lapsed > 0 or total > 0 then
     lease_head = head_score(K.inflight)
 end
 local next_ms = -1
-if head then next_ms = head end
+-- Paused, the pending messages are not this call's to report: the consumer sleeps until a
+-- resume wakes it (or its idle check), not until their due times.
+if head and not paused then next_ms = head end
 if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
 return {now, next_ms, deliveries, events}

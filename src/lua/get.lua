@@ -1,12 +1,21 @@
 #!lua flags=no-writes
 -- get: one message by id, with its state.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 id
 -- Returns: {} when there is no such message, else {state, score, attempts, max_attempts,
 --   expire_at_ms, due_ms, dead reason, last error, payload}; state is 'scheduled', 'ready',
 --   'in_flight' or 'dead' and score as in list.lua.
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/settings.lua
+
 local id = ARGV[1]
 if id == nil then return bad_argument() end
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 local rec = find_record(id)
 if not rec then return {} end
 local m = decode(rec)
@@ -26,5 +35,5 @@ else
 end
 local due = m.due
 if state == 'scheduled' or state == 'ready' then due = tonumber(score) end
-return {state, tonumber(score or 0), m.attempts, m.max, m.expire, due, m.reason,
+return {state, tonumber(score or 0), m.attempts, max_of(m.max, settings), m.expire, due, m.reason,
         redis.call('HGET', K.err, id) or '', m.payload}

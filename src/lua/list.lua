@@ -1,26 +1,79 @@
 #!lua flags=no-writes
 -- list: a page of the messages in one state, in the order they leave that state.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: 1 state: 'scheduled' | 'ready' | 'in_flight' | 'dead', 2 offset, 3 limit (1..1000)
--- Returns: {now_ms, items}; items has nine per message: id, score (due time, lease deadline or
---   dead-letter time, unix ms), attempts, max_attempts, expire_at_ms (0 = never), due_ms,
---   dead reason ('' unless dead), last error ('' when none), payload.
-local state, offset, limit = ARGV[1], uint(ARGV[2]), uint(ARGV[3])
-if offset == nil or limit == nil or limit < 1 or limit > 1000 then return bad_argument() end
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 state: 'scheduled' | 'ready' | 'in_flight' | 'dead', 2 limit (1..MAX_BATCH messages),
+--       3 after_score and 4 after_member: the position of the last element of the page before
+--       (unix ms and zset member), or '' and '' for the first page
+-- Returns: {now_ms, items, last_score, last_member}; items has nine per message: id, score (due
+--   time, lease deadline or dead-letter time, unix ms), attempts, max_attempts, expire_at_ms
+--   (0 = never), due_ms, dead reason ('' unless dead), last error ('' when none), payload.
+--   last_score and last_member are the position of the page's last element, where the next page
+--   starts; both '' when there is no next page.
+-- A position rather than an offset: each page costs O(log n + limit) however deep it is, and a
+-- message that left the state meanwhile does not shift the pages after it.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/lease.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/settings.lua
+
+local state, limit, after_score, after_member = ARGV[1], uint(ARGV[2]), ARGV[3], ARGV[4]
+if limit == nil or limit < 1 or limit > MAX_BATCH
+    or (after_score ~= '' and uint(after_score) == nil)
+    or (after_score == '') ~= (after_member == '') then
+    return bad_argument()
+end
+local settings, layout_err = read_settings()
+if not settings then return layout_err end
 local now = clock()
-local set, lo, hi = K.pending, '-inf', '+inf'
-if state == 'scheduled' then
-    lo = '(' .. str(now)
-elseif state == 'ready' then
-    hi = str(now)
-elseif state == 'in_flight' then
+local set = K.pending
+if state == 'in_flight' then
     set = K.inflight
 elseif state == 'dead' then
     set = K.dead
-else
+elseif state ~= 'scheduled' and state ~= 'ready' then
     return bad_argument()
 end
-local page = redis.call('ZRANGEBYSCORE', set, lo, hi, 'WITHSCORES', 'LIMIT', offset, limit)
+-- The ranks of the state's elements: pending splits at now into ready, then scheduled.
+local first, last = 0, redis.call('ZCARD', set) - 1
+if state == 'ready' then
+    last = redis.call('ZCOUNT', set, '-inf', str(now)) - 1
+elseif state == 'scheduled' then
+    first = redis.call('ZCOUNT', set, '-inf', str(now))
+end
+if after_score ~= '' then
+    -- Past the last element of the page before: right after it while it is still where it was,
+    -- else (it left, or moved) found by a binary search among the elements sharing its score.
+    local start
+    local score = redis.call('ZSCORE', set, after_member)
+    if score and tonumber(score) == tonumber(after_score) then
+        start = redis.call('ZRANK', set, after_member) + 1
+    else
+        local lo = redis.call('ZCOUNT', set, '-inf', '(' .. after_score)
+        local hi = redis.call('ZCOUNT', set, '-inf', after_score)
+        while lo < hi do
+            local mid = math.floor((lo + hi) / 2)
+            if redis.call('ZRANGE', set, mid, mid)[1] < after_member then
+                lo = mid + 1
+            else
+                hi = mid
+            end
+        end
+        start = lo
+    end
+    if start > first then first = start end
+end
+local page = {}
+if first <= last then
+    page = redis.call('ZRANGE', set, first, math.min(last, first + limit - 1), 'WITHSCORES')
+end
+local last_score, last_member = '', ''
+if #page == 2 * limit and first + limit - 1 < last then
+    last_member, last_score = page[#page - 1], page[#page]
+end
 local ids = {}
 for i = 1, #page, 2 do
     if set == K.inflight then
@@ -46,7 +99,7 @@ for i = 1, #page, 2 do
         items[n + 1] = id
         items[n + 2] = tonumber(page[i + 1])
         items[n + 3] = m.attempts
-        items[n + 4] = m.max
+        items[n + 4] = max_of(m.max, settings)
         items[n + 5] = m.expire
         items[n + 6] = m.due
         if set == K.pending then items[n + 6] = items[n + 2] end
@@ -55,4 +108,4 @@ for i = 1, #page, 2 do
         items[n + 9] = m.payload
     end
 end
-return {now, items}
+return {now, items, last_score, last_member}

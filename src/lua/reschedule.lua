@@ -1,21 +1,31 @@
 #!lua flags=allow-oom
 -- reschedule: moves the due time of a pending or ready message. A message in flight or
 -- dead-lettered is left as it is and its state reported. allow-oom: it does not grow memory.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 id, 2 at_ms (absolute due, unix ms on the Redis clock) or '' to use 3,
 --       3 delay_ms (after the Redis server's now)
 -- Returns: {'rescheduled', due_ms} | {'not_found', 0} | {'in_flight', 0} | {'dead', 0}
 --   A due time after the message's expiry is moved to the expiry (it is dead-lettered then).
 -- Errors: 'ERR delayq: the due time would fall after the year 9999' (nothing changes).
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/wake.lua
+-- @include lib/settings.lua
+
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local due = now + delay
 if at ~= '' then
     due = uint(at)
     if due == nil then return bad_argument() end
 end
-if due > MAX_MS then return due_too_late() end
+if due > MAX_TIME_MS then return due_too_late() end
 local rec = find_record(id)
 if not rec then return {'not_found', 0} end
 local m = decode(rec)
@@ -24,7 +34,7 @@ if m.token ~= 0 then return {'in_flight', 0} end
 if not redis.call('ZSCORE', K.pending, member) then return {'dead', 0} end
 if m.expire > 0 and due > m.expire then due = m.expire end
 local head = head_due()
--- A pending message's due time is its score alone (see decode in lib.lua): the record stays.
+-- A pending message's due time is its score alone (see lib/record.lua): the record stays.
 redis.call('ZADD', K.pending, str(due), member)
 wake_if_earlier(head, due, now)
 return {'rescheduled', due}

@@ -1,23 +1,27 @@
 #!lua
 -- send: stores new messages and schedules them. Without allow-oom, so a Redis at maxmemory
 -- refuses the whole call before it runs: a send fails whole, never half-written.
--- KEYS: the queue's keys, see lib.lua.
--- ARGV: runs of consecutive messages that share their options, 1 to 1000 messages in all. A run
---   is six header values, then its messages:
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: runs of consecutive messages that share their options, 1 to MAX_BATCH messages in all.
+--   A run is six header values, then its messages:
 --   count            messages in the run, >= 1
 --   with_ids         '0': generated ids and no expiry; each message is its whole record, built
---                    by the client in lib.lua's 2-value shape (msgpack max_attempts, then the
---                    payload as a msgpack string), so nothing per message is built here;
+--                    by the client in lib/record.lua's 2-value shape (msgpack max_attempts,
+--                    then the payload as a msgpack string), so nothing per message is built
+--                    here;
 --                    '1': each message is two values, id then payload (id '' = generate one)
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
 --   delay_ms         delay after the Redis server's now, ms
---   max_attempts     deliveries allowed before dead-lettering, >= 1
---   expire_after_ms  0 for never; else dead-letter as 'expired' if not acked by now + this
---                    (must be 0 when with_ids is '0')
+--   max_attempts     deliveries allowed before dead-lettering, or 0 for the queue's setting
+--                    (kept as 0 in the record, so that a change of the setting applies)
+--   expire_after_ms  0 for never; else from now + this on, the message is no longer delivered:
+--                    the first fetch, nack or lapsed lease that meets it dead-letters it as
+--                    'expired' (a delivery under way may still be acked; design.md, Expiry).
+--                    Must be 0 when with_ids is '0'.
 -- Records go to msg, or to cold for a run due more than COLD_AFTER_MS after now, or to blocks
--- for such a run of at least BLOCK_MIN generated ids (lib.lua).
+-- for such a run of at least BLOCK_MIN generated ids (lib/blocks.lua).
 -- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
--- number as a sequence key. Caller ids of 14 lowercase hex digits are refused: they are the
+-- number as a sequence key. Caller ids of SEQ_LEN lowercase hex digits are refused: they are the
 -- generated ids' form, so a generated id never meets a caller's.
 -- Returns: {first, the due time (unix ms) of each run, then for each message with a caller id
 --   -1 when it was created, or the due time of the message that already held the id (nothing
@@ -25,6 +29,21 @@
 --   of a batch's cost.
 -- Errors: 'ERR delayq: bad script argument', 'ERR delayq: expiry before due time' or 'ERR
 --   delayq: the due time would fall after the year 9999'; nothing is written then.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/seq.lua
+-- @include lib/record.lua
+-- @include lib/find.lua
+-- @include lib/blocks.lua
+-- @include lib/wake.lua
+-- @include lib/settings.lua
+
+-- A message sent due more than this far ahead keeps its record in the cold hash until it is
+-- first delivered: a backlog of far-future messages then leaves the msg hash, which every
+-- send, fetch and ack of near messages touches, small enough to stay in the CPU's caches.
+local COLD_AFTER_MS = 3600000
+
 local now, now_us = clock()
 
 -- Validate every run before the first write. Options come once per run, not per message: six
@@ -37,7 +56,7 @@ while i <= #ARGV do
     local count, with_ids = uint(ARGV[i]), ARGV[i + 1] == '1'
     local delay, max, expire_after = uint(ARGV[i + 3]), uint(ARGV[i + 4]), uint(ARGV[i + 5])
     if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
-        or max == nil or max < 1 or expire_after == nil or (not with_ids and expire_after > 0) then
+        or max == nil or expire_after == nil or (not with_ids and expire_after > 0) then
         return bad_argument()
     end
     local due = now + delay
@@ -45,7 +64,7 @@ while i <= #ARGV do
         due = uint(ARGV[i + 2])
         if due == nil then return bad_argument() end
     end
-    if due > MAX_MS then return due_too_late() end
+    if due > MAX_TIME_MS then return due_too_late() end
     local expire = 0
     if expire_after > 0 then
         expire = now + expire_after
@@ -66,12 +85,17 @@ while i <= #ARGV do
     runs[#runs + 1] = {n + 1, count, with_ids, i + 6, due, max, expire}
     n = n + count
     i = i + 6 + count * width
-    if n > 1000 then return bad_argument() end
+    if n > MAX_BATCH then return bad_argument() end
 end
 if n < 1 or i ~= #ARGV + 1 then return bad_argument() end
+-- The layout check and the sequence counter in one read.
+local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
+local layout = meta[1]
+local layout_err = layout_error(layout)
+if layout_err then return layout_err end
 
 local head = head_due()
-local first = take_seq(n, now_us)
+local first = take_seq(n, meta[2], now_us)
 local keys = seq_keys(first, n)
 
 -- A record in cmsgpack's bytes, built by concatenation: the options' part once per run, a
@@ -109,7 +133,7 @@ if has_caller_ids then
 end
 
 -- New records go to msg, or to cold when due more than COLD_AFTER_MS ahead, or to blocks for a
--- long enough run of generated ids due that far ahead (see lib.lua).
+-- long enough run of generated ids due that far ahead (see lib/blocks.lua).
 local out, hot, cold, zadd, earliest = {first}, {}, {}, {}, nil
 local blocks, blockidx = {}, {}  -- HSET arguments for blocks, ZADD arguments for blockidx
 -- Stores ARGV[from..to], the records of the call's messages m.. (in order), as one block.
@@ -177,7 +201,7 @@ for _, run in ipairs(runs) do
             end
         end
     else
-        -- The record's shapes (lib.lua): max and payload; or max, expire, member, payload.
+        -- The record's shapes (lib/record.lua): max and payload; or max, expire, member, payload.
         local short_prefix, long_prefix = cmsgpack.pack(max), nil
         for _ = 1, run[2] do
             local id, payload, key = ARGV[a], ARGV[a + 1], keys[k]
@@ -221,6 +245,8 @@ for _, run in ipairs(runs) do
 end
 
 if w > 0 then
+    -- The queue's first send records the layout its records are written in.
+    if not layout then redis.call('HSET', K.settings, 'layout', LAYOUT) end
     if #hot > 0 then redis.call('HSET', K.msg, unpack(hot)) end
     if #cold > 0 then redis.call('HSET', K.cold, unpack(cold)) end
     if #blocks > 0 then

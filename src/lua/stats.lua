@@ -1,11 +1,18 @@
 #!lua flags=no-writes
 -- stats: counts per state, timing of the head of the queue, and the lifetime totals.
--- KEYS: the queue's keys, see lib.lua.
+-- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: none
 -- Returns: {now_ms, scheduled, ready, in_flight, dead, oldest_due_ms, next_future_due_ms, totals}
 --   scheduled counts pending messages not yet due; ready those due and waiting for a consumer.
 --   oldest_due_ms and next_future_due_ms are -1 when there is no such message.
 --   totals: flat name, value pairs (sent, delivered, acked, retried, dead_lettered, expired, ...)
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/wake.lua
+-- @include lib/settings.lua
+
+local layout_err = check_layout()
+if layout_err then return layout_err end
 local now = clock()
 local all = redis.call('ZCARD', K.pending)
 local ready = redis.call('ZCOUNT', K.pending, '-inf', str(now))

@@ -46,6 +46,9 @@ Reply script_reply(Connection& conn, const ScriptSource& script, std::span<const
         throw OutOfMemoryError(std::string("Redis is out of memory (maxmemory reached); ") +
                                script.name + " was refused and wrote nothing: " + e);
     }
+    if (const auto at = e.find("delayq layout: "); at != std::string::npos) {
+        throw ConfigurationError(std::string(script.name) + ": " + e.substr(at + 15));
+    }
     if (e.find("delayq: ") != std::string::npos) {
         throw InvalidArgument(std::string(script.name) + ": " + e.substr(e.find("delayq: ") + 8));
     }

@@ -15,12 +15,13 @@ using InspectTest = CliTest;
 void fill_every_state(const CliTest& t, const RedisServer& redis) {
     delayq::Client client(redis.url());
     auto q = client.queue("q");
+    auto leases = client.leases("q");
     q.send("dies", {.id = "dead-1", .max_attempts = 1});
-    auto f = q.fetch(1, 1h);
+    auto f = leases.fetch(1, 1h);
     ASSERT_EQ(f.deliveries.size(), 1U);
-    q.reject(f.deliveries[0], delayq::Reject{.error = "bad order"});
+    leases.reject(f.deliveries[0].lease(), delayq::Reject{.error = "bad order"});
     q.send("held", {.id = "flying"});
-    ASSERT_EQ(q.fetch(1, 1h).deliveries.size(), 1U);
+    ASSERT_EQ(leases.fetch(1, 1h).deliveries.size(), 1U);
     q.send("now", {.id = "ready-1"});
     q.send("later", {.delay = 1h, .id = "sched-2"});
     q.send("soon", {.delay = 30min, .id = "sched-1"});

@@ -23,10 +23,11 @@ TEST_F(ManageTest, CancelDeletesAWaitingMessage) {
 TEST_F(ManageTest, CancelOfAMissingInFlightOrDeadMessageExitsOne) {
     delayq::Client client(redis_.url());
     auto q = client.queue("q");
+    auto leases = client.leases("q");
     q.send("x", {.id = "flying"});
-    ASSERT_EQ(q.fetch(1, 1h).deliveries.size(), 1U);
+    ASSERT_EQ(leases.fetch(1, 1h).deliveries.size(), 1U);
     q.send("y", {.id = "dead", .max_attempts = 1});
-    q.reject(q.fetch(1, 1h).deliveries.at(0), delayq::Reject{});
+    leases.reject(leases.fetch(1, 1h).deliveries.at(0).lease(), delayq::Reject{});
     const std::string before = fingerprint();
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"nobody", "no message nobody"}, {"flying", "in flight"}, {"dead", "dead letter"}};
@@ -113,6 +114,20 @@ TEST_F(DeadTest, RequeueByIdAndAll) {
     EXPECT_EQ(r.out, "requeued 1 dead letter\n");
     EXPECT_EQ(redis_.zcard(queue_key("q", "dead")), 0);
     EXPECT_EQ(peek("q", "ready").size(), 3U);
+}
+
+// An id named twice is one dead letter: counted once, and no "not dead letters" failure.
+TEST_F(DeadTest, RepeatedIdsCountOnce) {
+    make_dead(2);
+    CliResult r = cli({"dead", "requeue", "q", "d1", "d1"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "requeued 1 of 1\n");
+    r = cli({"dead", "purge", "q", "d2", "d2", "d2"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "purged 1 of 1\n");
+    EXPECT_EQ(redis_.zcard(queue_key("q", "dead")), 0);
+    EXPECT_EQ(stats("q")["totals"]["requeued"], 1);
+    EXPECT_EQ(stats("q")["totals"]["purged"], 1);
 }
 
 TEST_F(DeadTest, PurgeByIdAndAll) {

@@ -109,7 +109,7 @@ TEST_F(SendTest, FileSendsJsonLinesInBatchesOfAThousand) {
     EXPECT_EQ(redis_.hlen(queue_key("q", "cold")), 2);
 
     delayq::Client client(redis_.url());
-    auto q = client.queue("q");
+    auto q = client.admin("q");
     auto bytes = q.get("bytes");
     ASSERT_TRUE(bytes.has_value());
     EXPECT_EQ(bytes->payload, std::string("\x00\x01\x02\xff", 4));

@@ -25,7 +25,7 @@ class FaultConnection : public FaultTest {
         std::map<std::string, int> first_deliveries;
         for (const auto& d : history().deliveries) first_deliveries[d.id] += d.attempt == 1;
         for (const auto& [id, n] : first_deliveries) EXPECT_LE(n, 1) << id;
-        EXPECT_EQ(queue().stats().totals.sent, report.sends_acknowledged);
+        EXPECT_EQ(admin().stats().totals.sent, report.sends_acknowledged);
     }
 };
 

@@ -166,7 +166,7 @@ Report FaultTest::finish() {
     EXPECT_TRUE(report.early.empty());
     EXPECT_EQ(report.unexplained_duplicates(), 0u);
     // The history says every message was handled; Redis must agree that none is left.
-    const QueueStats stats = queue().stats();
+    const QueueStats stats = admin().stats();
     EXPECT_EQ(stats.scheduled + stats.ready + stats.in_flight + stats.dead, 0u);
     // One message per id: Redis stored exactly as many messages as distinct ids came out.
     std::set<std::string> delivered_ids;

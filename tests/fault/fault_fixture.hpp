@@ -56,7 +56,7 @@ class FaultTest : public ::testing::Test {
     virtual RedisServerOptions server_options() const;
 
     RedisServer& server() { return *server_; }
-    Queue queue() { return client_->queue(kQueue); }
+    QueueAdmin admin() { return client_->admin(kQueue); }
 
     // Prefixes a worker's command line (e.g. faketime) and adds environment entries.
     struct Wrapper {

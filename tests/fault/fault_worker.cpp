@@ -126,14 +126,14 @@ int produce(const Args& args, HistoryWriter& history) {
 DeliveryEvent delivery_event(const std::string& name, const delayq::Delivery& d,
                              long long visibility_ms) {
     return DeliveryEvent{
-        name,          d.id(),   d.attempt(), unix_ms(d.due()), unix_ms(d.delivered_at()),
-        visibility_ms, d.token()};
+        name,          d.id(),           d.attempt(), unix_ms(d.due()), unix_ms(d.delivered_at()),
+        visibility_ms, d.lease().token()};
 }
 
 int consume(const Args& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
-    delayq::Queue queue = client.queue(args.text("queue"));
+    delayq::Leases leases = client.leases(args.text("queue"));
     const long long visibility_ms = args.number("visibility-ms", 1000);
     const auto sleep = std::chrono::milliseconds(args.number("handler-sleep-ms", 0));
     const auto concurrency = static_cast<std::size_t>(args.number("concurrency", 1));
@@ -146,11 +146,12 @@ int consume(const Args& args, HistoryWriter& history) {
     options.backoff = delayq::Backoff{.initial = 100ms, .max = 1s};
     options.stop_on_signals = true;
     delayq::Consumer consumer(
-        queue,
+        leases,
         [&](const delayq::Delivery& d) -> delayq::Outcome {
             history.write(to_line(delivery_event(name, d, visibility_ms)));
             std::this_thread::sleep_for(sleep);
-            history.write(to_line(AckEvent{name, d.id(), d.token(), AckStatus::kRequested}));
+            history.write(
+                to_line(AckEvent{name, d.id(), d.lease().token(), AckStatus::kRequested}));
             return delayq::Ack{};
         },
         options);
@@ -169,7 +170,7 @@ int consume(const Args& args, HistoryWriter& history) {
 int consume_manually(const Args& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
-    delayq::Queue queue = client.queue(args.text("queue"));
+    delayq::Leases leases = client.leases(args.text("queue"));
     const long long visibility_ms = args.number("visibility-ms", 1000);
     const auto sleep = std::chrono::milliseconds(args.number("handler-sleep-ms", 0));
     ::signal(SIGTERM, on_term);
@@ -178,7 +179,7 @@ int consume_manually(const Args& args, HistoryWriter& history) {
         while (!g_stop.load()) {
             try {
                 const delayq::FetchResult r =
-                    queue.fetch(1, std::chrono::milliseconds(visibility_ms));
+                    leases.fetch(1, std::chrono::milliseconds(visibility_ms));
                 if (r.deliveries.empty()) {
                     std::this_thread::sleep_for(20ms);
                     continue;
@@ -186,10 +187,11 @@ int consume_manually(const Args& args, HistoryWriter& history) {
                 const delayq::Delivery& d = r.deliveries.front();
                 history.write(to_line(delivery_event(name, d, visibility_ms)));
                 std::this_thread::sleep_for(sleep);
-                const delayq::AckResult acked = queue.ack(d);
-                history.write(to_line(AckEvent{
-                    name, d.id(), d.token(),
-                    acked == delayq::AckResult::kAcked ? AckStatus::kOk : AckStatus::kLeaseLost}));
+                const delayq::LeaseResult acked = leases.ack(d.lease());
+                history.write(to_line(AckEvent{name, d.id(), d.lease().token(),
+                                               acked.status == delayq::LeaseStatus::kAcked
+                                                   ? AckStatus::kOk
+                                                   : AckStatus::kLeaseLost}));
             } catch (const delayq::ConnectionError& e) {
                 std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
                 std::this_thread::sleep_for(100ms);

@@ -61,7 +61,7 @@ TEST_F(FaultStopConsumer, StaleAckAfterThawIsRefusedAndChangesNothing) {
     }));
     EXPECT_EQ(stale_ack->status, AckStatus::kLeaseLost);
     // c2 still holds the message, as it did before the stale ack.
-    const auto info = queue().get(stale.id);
+    const auto info = admin().get(stale.id);
     ASSERT_TRUE(info.has_value());
     EXPECT_EQ(info->state, State::kInFlight);
     EXPECT_EQ(info->attempts, fresh.attempt);
@@ -92,7 +92,7 @@ TEST_F(FaultStopConsumer, ThawedConsumerFindsItsLeaseLost) {
     ASSERT_TRUE(await_history([](const History& h) { return !h.acks.empty(); }));
     ASSERT_EQ(worker("c1").terminate(kDeadline), 0);
     EXPECT_EQ(worker("c1").log().find("leases_lost=0"), std::string::npos) << worker("c1").log();
-    const auto info = queue().get(stale.id);
+    const auto info = admin().get(stale.id);
     ASSERT_TRUE(info.has_value());
     EXPECT_EQ(info->state, State::kInFlight);
     EXPECT_EQ(info->attempts, stale.attempt + 1);

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -50,6 +52,14 @@ inline std::vector<SendResult> send_many(Queue& q, std::size_t count,
     return q.send_batch(batch);
 }
 
+inline const Lease& lease_of(const Delivery& d) { return d.lease(); }
+inline const Lease& lease_of(const Lease& l) { return l; }
+inline std::vector<Lease> lease_of(std::span<const Delivery> deliveries) {
+    std::vector<Lease> out;
+    for (const Delivery& d : deliveries) out.push_back(d.lease());
+    return out;
+}
+
 // A message as sent, and the delivery that leased it.
 struct SentAndLeased {
     SendResult sent;
@@ -72,6 +82,9 @@ class RedisTest : public ::testing::Test {
     Queue queue(const std::string& name = "q", QueueOptions options = {}) {
         return client_->queue(name, options);
     }
+    // The operator's and the consumer's roles of a queue: most tests play all three roles.
+    QueueAdmin admin(const Queue& q) { return client_->admin(q.name()); }
+    Leases leases(const Queue& q) { return client_->leases(q.name()); }
 
     // Every key of the queue, sorted.
     std::vector<std::string> queue_keys(const std::string& name = "q") const {
@@ -80,7 +93,7 @@ class RedisTest : public ::testing::Test {
 
     // What must be left once every message of the queue is gone.
     static std::vector<std::string> empty_queue_keys(const std::string& name = "q") {
-        return {queue_key(name, "seq"), queue_key(name, "stats")};
+        return {queue_key(name, "settings"), queue_key(name, "stats")};
     }
 
     // Blocks until the Redis clock has passed `t`.
@@ -92,7 +105,7 @@ class RedisTest : public ::testing::Test {
     FetchResult fetch_some(Queue& q, std::size_t max_count, Duration visibility) {
         FetchResult last;
         eventually([&] {
-            last = q.fetch(max_count, visibility);
+            last = leases(q).fetch(max_count, visibility);
             return !last.deliveries.empty();
         });
         return last;

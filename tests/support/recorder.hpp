@@ -59,7 +59,7 @@ inline DeliveryRecord record_of(const Delivery& d, int consumer = 0) {
     return DeliveryRecord{d.id(),
                           d.payload(),
                           d.attempt(),
-                          d.token(),
+                          d.lease().token(),
                           d.due().time_since_epoch().count(),
                           d.delivered_at().time_since_epoch().count(),
                           consumer};

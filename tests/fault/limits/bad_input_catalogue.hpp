@@ -17,6 +17,8 @@ struct CatalogueEnv {
     Client& client;
     RedisServer& server;
     Queue q;
+    QueueAdmin admin;
+    Leases leases;
     std::string id{};
     std::optional<Delivery> delivery{};
 };

@@ -23,10 +23,11 @@ class BadInputCatalogue : public ::testing::Test {
         Queue seed = client_.queue("seed");
         seed.send("kept", {.delay = 1h, .id = "kept"});
         seed.send("dead", {.id = "dead", .max_attempts = 1});
-        const FetchResult f = seed.fetch(1, 30s);
+        Leases seed_leases = client_.leases("seed");
+        const FetchResult f = seed_leases.fetch(1, 30s);
         ASSERT_EQ(f.deliveries.size(), 1U);
-        ASSERT_EQ(seed.reject(f.deliveries[0], Reject{.error = "seed"}).status,
-                  NackStatus::kDeadLettered);
+        ASSERT_EQ(seed_leases.reject(f.deliveries[0].lease(), Reject{.error = "seed"}).status,
+                  LeaseStatus::kDeadLettered);
         std::string dir = (std::filesystem::temp_directory_path() / "dq-limits-XXXXXX").string();
         ASSERT_NE(::mkdtemp(dir.data()), nullptr);
         home_ = dir;
@@ -65,7 +66,9 @@ TEST_F(BadInputCatalogue, ThroughTheLibrary) {
         const CatalogueCase& c = rows[i];
         if (!c.library) continue;
         SCOPED_TRACE(label(c));
-        CatalogueEnv env{client_, server_, client_.queue("L" + std::to_string(i))};
+        const std::string name = "L" + std::to_string(i);
+        CatalogueEnv env{client_, server_, client_.queue(name), client_.admin(name),
+                         client_.leases(name)};
         if (c.prepare) c.prepare(env);
         const Keyspace before = keyspace(server_);
         if (c.verdict == Verdict::kValid) {
@@ -108,7 +111,9 @@ TEST_F(BadInputCatalogue, ThroughTheCommandLine) {
         const CatalogueCase& c = rows[i];
         if (c.cli.empty()) continue;
         SCOPED_TRACE(label(c));
-        CatalogueEnv env{client_, server_, client_.queue("C" + std::to_string(i))};
+        const std::string name = "C" + std::to_string(i);
+        CatalogueEnv env{client_, server_, client_.queue(name), client_.admin(name),
+                         client_.leases(name)};
         if (c.prepare) c.prepare(env);
         const Keyspace before = keyspace(server_);
         const CliResult r = cli(c.cli, env.q.name(), env.id, c.cli_input);

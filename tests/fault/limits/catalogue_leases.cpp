@@ -11,27 +11,29 @@ namespace delayq::test::catalogue {
 void nack_rows(Rows& rows) {
     // The command line has no nack with a delay (a consume handler's failure uses the backoff).
     rows.push_back({"nack", "negative delay", Verdict::kInvalid, "nack delay must not be negative",
-                    send_and_lease,
-                    [](CatalogueEnv& e) { e.q.nack(*e.delivery, Nack{.delay = -1ms}); }});
-    rows.push_back(
-        {"nack", "infinite delay", Verdict::kInvalid, "nack delay is absurdly long", send_and_lease,
-         [](CatalogueEnv& e) { e.q.nack(*e.delivery, Nack{.delay = Duration::max()}); }});
+                    send_and_lease, [](CatalogueEnv& e) {
+                        e.leases.nack(e.delivery->lease(), Nack{.delay = -1ms});
+                    }});
+    rows.push_back({"nack", "infinite delay", Verdict::kInvalid, "nack delay is absurdly long",
+                    send_and_lease, [](CatalogueEnv& e) {
+                        e.leases.nack(e.delivery->lease(), Nack{.delay = Duration::max()});
+                    }});
     rows.push_back({"nack", "the largest delay: capped at 9999-12-31", Verdict::kValid, "",
                     send_and_lease, [](CatalogueEnv& e) {
-                        const NackResult r =
-                            e.q.nack(*e.delivery, Nack{.delay = Duration(kMaxTimeMs)});
-                        EXPECT_EQ(r.status, NackStatus::kRetrying);
-                        EXPECT_EQ(ms_of(r.due), kMaxTimeMs);
-                        EXPECT_EQ(e.q.get(e.id)->state, State::kScheduled);
+                        const LeaseResult r =
+                            e.leases.nack(e.delivery->lease(), Nack{.delay = Duration(kMaxTimeMs)});
+                        EXPECT_EQ(r.status, LeaseStatus::kRetrying);
+                        EXPECT_EQ(ms_of(r.at), kMaxTimeMs);
+                        EXPECT_EQ(e.admin.get(e.id)->state, State::kScheduled);
                     }});
     rows.push_back({"nack", "error text of 100 kB with every byte value: cut to 4096 bytes",
                     Verdict::kValid, "", send_and_lease, [](CatalogueEnv& e) {
                         std::string text;
                         while (text.size() < 100'000) text += all_bytes();
-                        const NackResult r =
-                            e.q.nack(*e.delivery, Nack{.delay = 1h, .error = text});
-                        EXPECT_EQ(r.status, NackStatus::kRetrying);
-                        EXPECT_EQ(e.q.get(e.id)->last_error, text.substr(0, 4096));
+                        const LeaseResult r =
+                            e.leases.nack(e.delivery->lease(), Nack{.delay = 1h, .error = text});
+                        EXPECT_EQ(r.status, LeaseStatus::kRetrying);
+                        EXPECT_EQ(e.admin.get(e.id)->last_error, text.substr(0, 4096));
                     }});
 }
 
@@ -41,7 +43,7 @@ void visibility_rows(Rows& rows) {
                     Verdict::kInvalid,
                     "visibility timeout must be at least 1 ms",
                     send_ready,
-                    [](CatalogueEnv& e) { e.q.fetch(1, 0ms); },
+                    [](CatalogueEnv& e) { e.leases.fetch(1, 0ms); },
                     {"consume", "@Q", "--max", "1", "--visibility", "0"},
                     "",
                     "visibility"});
@@ -50,7 +52,7 @@ void visibility_rows(Rows& rows) {
                     Verdict::kInvalid,
                     "visibility timeout must be at least 1 ms",
                     send_ready,
-                    [](CatalogueEnv& e) { e.q.fetch(1, -30s); },
+                    [](CatalogueEnv& e) { e.leases.fetch(1, -30s); },
                     {"consume", "@Q", "--max", "1", "--visibility", "-30s"},
                     "",
                     "must not be negative"});
@@ -59,7 +61,7 @@ void visibility_rows(Rows& rows) {
                     Verdict::kInvalid,
                     "visibility timeout is absurdly long",
                     send_ready,
-                    [](CatalogueEnv& e) { e.q.fetch(1, Duration::max()); },
+                    [](CatalogueEnv& e) { e.leases.fetch(1, Duration::max()); },
                     {"consume", "@Q", "--max", "1", "--visibility", "99999999999999d"},
                     "",
                     "is too long"});
@@ -74,22 +76,23 @@ void visibility_rows(Rows& rows) {
                     "invalid duration"});
     rows.push_back({"visibility", "the largest: the lease ends after 9999", Verdict::kValid, "",
                     send_ready, [](CatalogueEnv& e) {
-                        const Delivery d = lease(e.q, Duration(kMaxTimeMs));
-                        const auto info = e.q.get(d.id());
+                        const Delivery d = lease(e.leases, Duration(kMaxTimeMs));
+                        const auto info = e.admin.get(d.id());
                         ASSERT_TRUE(info && info->lease_deadline);
                         EXPECT_EQ(ms_of(*info->lease_deadline) - ms_of(d.delivered_at()),
                                   kMaxTimeMs);
-                        EXPECT_EQ(e.q.ack(d), AckResult::kAcked);
+                        EXPECT_EQ(e.leases.ack(d.lease()).status, LeaseStatus::kAcked);
                     }});
     rows.push_back({"visibility", "zero (extend)", Verdict::kInvalid,
                     "visibility timeout must be at least 1 ms", send_and_lease,
-                    [](CatalogueEnv& e) { e.q.extend(*e.delivery, 0ms); }});
+                    [](CatalogueEnv& e) { e.leases.extend(e.delivery->lease(), 0ms); }});
     rows.push_back({"visibility", "infinite (extend)", Verdict::kInvalid,
-                    "visibility timeout is absurdly long", send_and_lease,
-                    [](CatalogueEnv& e) { e.q.extend(*e.delivery, Duration::max()); }});
+                    "visibility timeout is absurdly long", send_and_lease, [](CatalogueEnv& e) {
+                        e.leases.extend(e.delivery->lease(), Duration::max());
+                    }});
     rows.push_back({"consumer", "zero visibility timeout", Verdict::kInvalid,
                     "visibility timeout must be at least 1 ms", send_ready, [](CatalogueEnv& e) {
-                        Consumer c(e.q, [](const Delivery&) -> Outcome { return Ack{}; },
+                        Consumer c(e.leases, [](const Delivery&) -> Outcome { return Ack{}; },
                                    {.visibility_timeout = 0ms});
                         c.start();
                         c.stop();
@@ -98,9 +101,9 @@ void visibility_rows(Rows& rows) {
     rows.push_back({"consumer", "NaN backoff multiplier", Verdict::kInvalid, "backoff needs",
                     send_ready, [](CatalogueEnv& e) {
                         ConsumerOptions o;
-                        o.backoff.multiplier = std::numeric_limits<double>::quiet_NaN();
+                        o.backoff = Backoff{.multiplier = std::numeric_limits<double>::quiet_NaN()};
                         Consumer c(
-                            e.q, [](const Delivery&) -> Outcome { return Ack{}; }, o);
+                            e.leases, [](const Delivery&) -> Outcome { return Ack{}; }, o);
                         c.start();
                         c.stop();
                         c.wait();
@@ -110,7 +113,7 @@ void visibility_rows(Rows& rows) {
     const auto consumer_with = [](ConsumerOptions o) {
         return [o](CatalogueEnv& e) {
             Consumer c(
-                e.q, [](const Delivery&) -> Outcome { return Ack{}; }, o);
+                e.leases, [](const Delivery&) -> Outcome { return Ack{}; }, o);
             c.start();
             c.stop();
             c.wait();
@@ -134,7 +137,7 @@ void visibility_rows(Rows& rows) {
                     "shutdown_timeout", send_ready,
                     consumer_with({.shutdown_timeout = Duration(kMaxTimeMs)})});
     rows.push_back({"consumer", "infinite backoff max", Verdict::kInvalid, "backoff", send_ready,
-                    consumer_with({.backoff = {.initial = 1s, .max = Duration::max()}})});
+                    consumer_with({.backoff = Backoff{.initial = 1s, .max = Duration::max()}})});
     rows.push_back(
         {"consumer", "infinite backoff multiplier", Verdict::kValid, "", {}, [](CatalogueEnv&) {
              const Backoff b{.initial = 1s, .max = 1h, .multiplier = HUGE_VAL, .jitter = 0};
@@ -147,8 +150,8 @@ void visibility_rows(Rows& rows) {
                     "fetch takes 1 to 1000 messages",
                     send_ready,
                     [](CatalogueEnv& e) {
-                        EXPECT_THROW(e.q.fetch(0, 30s), InvalidArgument);
-                        e.q.fetch(1001, 30s);
+                        EXPECT_THROW(e.leases.fetch(0, 30s), InvalidArgument);
+                        e.leases.fetch(1001, 30s);
                     },
                     {"consume", "@Q", "--max", "0"},
                     "",

@@ -41,14 +41,14 @@ void queue_name_rows(Rows& rows) {
         const std::string name = n.name;
         c.library = [name](CatalogueEnv& e) {
             Queue q = e.client.queue(name);
-            round_trip(q, "x");
+            round_trip(e.client, q, "x");
             EXPECT_EQ(e.server.zcard(queue_key(name, "pending")), 0);
         };
         if (n.on_cli) {
             c.cli = {"send", name, "x"};
             c.cli_message = c.message;
             c.cli_check = [name](CatalogueEnv& e, const CliResult& r) {
-                const auto info = e.client.queue(name).get(first_line(r.out));
+                const auto info = e.client.admin(name).get(first_line(r.out));
                 ASSERT_TRUE(info.has_value()) << r.out;
                 EXPECT_EQ(info->payload, "x");
             };
@@ -109,7 +109,7 @@ void id_rows(Rows& rows) {
                             "",
                             {},
                             [id](CatalogueEnv& e) {
-                                round_trip(e.q, "x", {.id = id});
+                                round_trip(e.client, e.q, "x", {.id = id});
                                 const SendResult s = e.q.send("y", {.delay = 1h, .id = id});
                                 EXPECT_EQ(e.q.reschedule(id, 2h).status,
                                           RescheduleStatus::kRescheduled);
@@ -121,38 +121,31 @@ void id_rows(Rows& rows) {
                             "",
                             [id](CatalogueEnv& e, const CliResult& r) {
                                 EXPECT_EQ(r.out, id + "\n");
-                                EXPECT_EQ(e.q.get(id)->payload, "x");
+                                EXPECT_EQ(e.admin.get(id)->payload, "x");
                             }});
             continue;
         }
-        using Op = std::function<void(Queue&, const std::string&)>;
+        using Op = std::function<void(CatalogueEnv&, const std::string&)>;
         const std::vector<std::pair<std::string, Op>> ops = {
-            {"send", [](Queue& q, const std::string& x) { q.send("x", {.id = x}); }},
+            {"send", [](CatalogueEnv& e, const std::string& x) { e.q.send("x", {.id = x}); }},
             {"send_batch",
-             [](Queue& q, const std::string& x) {
+             [](CatalogueEnv& e, const std::string& x) {
                  const std::vector<Message> batch{{"ok", {}}, {"x", {.id = x}}};
-                 q.send_batch(batch);
+                 e.q.send_batch(batch);
              }},
-            {"cancel", [](Queue& q, const std::string& x) { q.cancel(x); }},
-            {"reschedule", [](Queue& q, const std::string& x) { q.reschedule(x, 1s); }},
-            {"get", [](Queue& q, const std::string& x) { q.get(x); }},
-            {"requeue_dead",
-             [](Queue& q, const std::string& x) {
-                 const std::vector<std::string> list{"fine", x};
-                 q.requeue_dead(list);
+            {"cancel", [](CatalogueEnv& e, const std::string& x) { e.q.cancel(x); }},
+            {"reschedule", [](CatalogueEnv& e, const std::string& x) { e.q.reschedule(x, 1s); }},
+            {"get", [](CatalogueEnv& e, const std::string& x) { e.admin.get(x); }},
+            {"requeue",
+             [](CatalogueEnv& e, const std::string& x) {
+                 e.admin.requeue({.ids = {"fine", x}});
              }},
-            {"purge_dead",
-             [](Queue& q, const std::string& x) {
-                 const std::vector<std::string> list{x};
-                 q.purge_dead(list);
-             }},
+            {"purge", [](CatalogueEnv& e, const std::string& x) { e.admin.purge({.ids = {x}}); }},
         };
         for (const auto& [op_name, op] : ops) {
-            // An empty id in send means "generate one": valid, covered by every other row.
-            if (id.empty() && op_name.starts_with("send")) continue;
             if (i.send_only && !op_name.starts_with("send")) continue;
             rows.push_back({"id", i.label + " (" + op_name + ")", Verdict::kInvalid, message,
-                            send_scheduled, [id, op](CatalogueEnv& e) { op(e.q, id); }});
+                            send_scheduled, [id, op](CatalogueEnv& e) { op(e, id); }});
         }
         if (!i.on_cli) {
             // argv cannot carry a NUL, JSON lines can.

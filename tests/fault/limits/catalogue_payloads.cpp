@@ -15,12 +15,12 @@ void payload_rows(Rows& rows) {
                     "",
                     {},
                     [](CatalogueEnv& e) {
-                        round_trip(e.q, "");
+                        round_trip(e.client, e.q, "");
                         const std::vector<Message> batch{{"", {}}, {"", {.id = "empty-2"}}};
                         const auto sent = e.q.send_batch(batch);
                         ASSERT_EQ(sent.size(), 2U);
-                        EXPECT_EQ(e.q.get(sent[0].id)->payload, "");
-                        EXPECT_EQ(e.q.get("empty-2")->payload, "");
+                        EXPECT_EQ(e.admin.get(sent[0].id)->payload, "");
+                        EXPECT_EQ(e.admin.get("empty-2")->payload, "");
                     },
                     {"send", "@Q", ""},
                     "",
@@ -42,11 +42,11 @@ void payload_rows(Rows& rows) {
                     "",
                     {},
                     [bytes](CatalogueEnv& e) {
-                        round_trip(e.q, bytes);
+                        round_trip(e.client, e.q, bytes);
                         // Listing and a batch carry it unchanged too.
                         const std::vector<Message> batch{{bytes, {.delay = 1h}}};
                         const std::string id = e.q.send_batch(batch).at(0).id;
-                        const auto listed = e.q.list(State::kScheduled);
+                        const auto listed = e.admin.list(State::kScheduled).messages;
                         ASSERT_EQ(listed.size(), 1U);
                         EXPECT_EQ(listed[0].id, id);
                         EXPECT_EQ(listed[0].payload, bytes);
@@ -65,7 +65,7 @@ void payload_rows(Rows& rows) {
                     "{\"payload_base64\": \"AAEC/38A//4=\", \"id\": \"b64\"}\n",
                     "",
                     [](CatalogueEnv& e, const CliResult&) {
-                        const auto info = e.q.get("b64");
+                        const auto info = e.admin.get("b64");
                         ASSERT_TRUE(info.has_value());
                         EXPECT_EQ(info->payload,
                                   std::string("\x00\x01\x02\xff\x7f\x00\xff\xfe", 8));
@@ -77,7 +77,7 @@ void payload_rows(Rows& rows) {
                     {},
                     [](CatalogueEnv& e) {
                         Queue small = e.client.queue(e.q.name(), {.max_payload_bytes = 1000});
-                        round_trip(small, std::string(1000, 'p'));
+                        round_trip(e.client, small, std::string(1000, 'p'));
                     }});
     rows.push_back(
         {"payload",
@@ -93,7 +93,7 @@ void payload_rows(Rows& rows) {
                     Verdict::kValid,
                     "",
                     {},
-                    [](CatalogueEnv& e) { round_trip(e.q, std::string(kMiB, '\xff')); },
+                    [](CatalogueEnv& e) { round_trip(e.client, e.q, std::string(kMiB, '\xff')); },
                     {"send", "@Q"},
                     std::string(kMiB, '\xff'),
                     "",
@@ -133,9 +133,9 @@ void payload_rows(Rows& rows) {
 void attempts_rows(Rows& rows) {
     rows.push_back(
         {"max_attempts", "0: the queue's default", Verdict::kValid, "", {}, [](CatalogueEnv& e) {
-             Queue q = e.client.queue(e.q.name(), {.default_max_attempts = 3});
-             const SendResult s = q.send("x", {.max_attempts = 0});
-             EXPECT_EQ(q.get(s.id)->max_attempts, 3);
+             e.admin.update_settings({.max_attempts = 3});
+             const SendResult s = e.q.send("x", {.max_attempts = 0});
+             EXPECT_EQ(e.admin.get(s.id)->max_attempts, 3);
          }});
     // The command line takes an explicit count only: leaving the option out is the default.
     rows.push_back({"max_attempts",
@@ -172,16 +172,17 @@ void attempts_rows(Rows& rows) {
                     {},
                     [](CatalogueEnv& e) {
                         const SendResult s = e.q.send("x", {.max_attempts = 1});
-                        const NackResult r = e.q.nack(lease(e.q), Nack{.delay = 0ms});
-                        EXPECT_EQ(r.status, NackStatus::kDeadLettered);
+                        const LeaseResult r =
+                            e.leases.nack(lease(e.leases).lease(), Nack{.delay = 0ms});
+                        EXPECT_EQ(r.status, LeaseStatus::kDeadLettered);
                         EXPECT_EQ(r.dead_reason, "attempts exhausted");
-                        EXPECT_EQ(e.q.get(s.id)->state, State::kDead);
+                        EXPECT_EQ(e.admin.get(s.id)->state, State::kDead);
                     },
                     {"send", "@Q", "x", "--max-attempts", "1"},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult& r) {
-                        EXPECT_EQ(e.q.get(first_line(r.out))->max_attempts, 1);
+                        EXPECT_EQ(e.admin.get(first_line(r.out))->max_attempts, 1);
                     }});
     rows.push_back({"max_attempts",
                     "1000000 (the limit)",
@@ -190,13 +191,13 @@ void attempts_rows(Rows& rows) {
                     {},
                     [](CatalogueEnv& e) {
                         const SendResult s = e.q.send("x", {.max_attempts = 1'000'000});
-                        EXPECT_EQ(e.q.get(s.id)->max_attempts, 1'000'000);
+                        EXPECT_EQ(e.admin.get(s.id)->max_attempts, 1'000'000);
                     },
                     {"send", "@Q", "x", "--max-attempts", "1000000"},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult& r) {
-                        EXPECT_EQ(e.q.get(first_line(r.out))->max_attempts, 1'000'000);
+                        EXPECT_EQ(e.admin.get(first_line(r.out))->max_attempts, 1'000'000);
                     }});
     rows.push_back({"max_attempts",
                     "1000001",
@@ -234,13 +235,12 @@ void attempts_rows(Rows& rows) {
                     {"send", "@Q", "--file", "-"},
                     "{\"payload\": \"x\", \"max_attempts\": 0}\n",
                     "\"max_attempts\" must be an integer from 1 to 1000000"});
-    rows.push_back(
-        {"max_attempts",
-         "queue default 0",
-         Verdict::kInvalid,
-         "default_max_attempts must be from 1 to 1000000",
-         {},
-         [](CatalogueEnv& e) { e.client.queue(e.q.name(), {.default_max_attempts = 0}); }});
+    rows.push_back({"max_attempts",
+                    "queue setting 0",
+                    Verdict::kInvalid,
+                    "max_attempts must be from 1 to 1000000",
+                    {},
+                    [](CatalogueEnv& e) { e.admin.update_settings({.max_attempts = 0}); }});
 }
 
 void batch_rows(Rows& rows) {
@@ -259,7 +259,7 @@ void batch_rows(Rows& rows) {
                     "",
                     [](CatalogueEnv& e, const CliResult& r) {
                         EXPECT_EQ(r.out, "sent 0 messages in 0 batches: 0 new, 0 duplicates\n");
-                        EXPECT_EQ(e.q.stats().totals.sent, 0U);
+                        EXPECT_EQ(e.admin.stats().totals.sent, 0U);
                     }});
     rows.push_back(
         {"batch", "1000 messages (the limit)", Verdict::kValid, "", {}, [](CatalogueEnv& e) {
@@ -267,10 +267,10 @@ void batch_rows(Rows& rows) {
              for (int i = 0; i < 1000; ++i) batch.push_back({std::to_string(i), {}});
              const auto sent = e.q.send_batch(batch);
              ASSERT_EQ(sent.size(), 1000U);
-             const auto first = lease(e.q);
+             const auto first = lease(e.leases);
              EXPECT_EQ(first.id(), sent[0].id);
              EXPECT_EQ(first.payload(), "0");
-             EXPECT_EQ(e.q.stats().totals.sent, 1000U);
+             EXPECT_EQ(e.admin.stats().totals.sent, 1000U);
          }});
     rows.push_back({"batch",
                     "1001 messages",

@@ -16,37 +16,39 @@ std::string all_bytes() {
     return bytes;
 }
 
-Delivery lease(Queue& q, Duration visibility) {
+Delivery lease(Leases& leases, Duration visibility) {
     const auto end = std::chrono::steady_clock::now() + 20s;
     while (std::chrono::steady_clock::now() < end) {
-        FetchResult r = q.fetch(1, visibility);
+        FetchResult r = leases.fetch(1, visibility);
         if (!r.deliveries.empty()) return r.deliveries.front();
         std::this_thread::sleep_for(5ms);
     }
-    throw std::runtime_error("nothing to lease in queue " + q.name());
+    throw std::runtime_error("nothing to lease in queue " + leases.name());
 }
 
-void round_trip(Queue& q, const std::string& payload, const SendOptions& options) {
+void round_trip(const Client& client, Queue& q, const std::string& payload,
+                const SendOptions& options) {
+    QueueAdmin admin = client.admin(q.name());
+    Leases leases = client.leases(q.name());
     const SendResult sent = q.send(payload, options);
-    EXPECT_FALSE(sent.duplicate);
-    if (!options.id.empty()) {
-        EXPECT_EQ(sent.id, options.id);
+    if (options.id) {
+        EXPECT_EQ(sent.id, *options.id);
     }
-    const auto info = q.get(sent.id);
+    const auto info = admin.get(sent.id);
     ASSERT_TRUE(info.has_value());
     EXPECT_EQ(info->payload, payload);
-    const Delivery d = lease(q);
+    const Delivery d = lease(leases);
     EXPECT_EQ(d.id(), sent.id);
     EXPECT_EQ(d.payload(), payload);
-    EXPECT_EQ(q.ack(d), AckResult::kAcked);
-    EXPECT_FALSE(q.get(sent.id).has_value());
+    EXPECT_EQ(leases.ack(d.lease()).status, LeaseStatus::kAcked);
+    EXPECT_FALSE(admin.get(sent.id).has_value());
 }
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 CliCheck stored_payload(std::string payload) {
     return [payload](CatalogueEnv& e, const CliResult& r) {
-        const auto info = e.q.get(first_line(r.out));
+        const auto info = e.admin.get(first_line(r.out));
         ASSERT_TRUE(info.has_value()) << r.out;
         EXPECT_EQ(info->payload, payload);
     };
@@ -54,7 +56,7 @@ CliCheck stored_payload(std::string payload) {
 
 CliCheck stored_due(std::int64_t due_ms) {
     return [due_ms](CatalogueEnv& e, const CliResult& r) {
-        const auto info = e.q.get(first_line(r.out));
+        const auto info = e.admin.get(first_line(r.out));
         ASSERT_TRUE(info.has_value()) << r.out;
         EXPECT_EQ(ms_of(info->due), due_ms);
     };
@@ -63,7 +65,7 @@ CliCheck stored_due(std::int64_t due_ms) {
 void send_scheduled(CatalogueEnv& e) { e.id = e.q.send("r", {.delay = 1h, .id = "r"}).id; }
 void send_and_lease(CatalogueEnv& e) {
     e.id = e.q.send("n").id;
-    e.delivery = lease(e.q);
+    e.delivery = lease(e.leases);
 }
 void send_ready(CatalogueEnv& e) { e.id = e.q.send("v").id; }
 

@@ -30,9 +30,10 @@ inline std::int64_t ms_of(TimePoint t) { return t.time_since_epoch().count(); }
 
 // Every byte value, twice, with runs of NULs: a payload no text handling survives by accident.
 std::string all_bytes();
-Delivery lease(Queue& q, Duration visibility = 30s);
+Delivery lease(Leases& leases, Duration visibility = 30s);
 // Sends, reads back, leases and acks one message: "works exactly" for a valid send.
-void round_trip(Queue& q, const std::string& payload, const SendOptions& options = {});
+void round_trip(const Client& client, Queue& q, const std::string& payload,
+                const SendOptions& options = {});
 std::string first_line(const std::string& text);
 // For a CLI row that sent one message: it must hold exactly `payload` / be due then.
 CliCheck stored_payload(std::string payload);

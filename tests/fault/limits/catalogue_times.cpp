@@ -11,12 +11,12 @@ void delay_rows(Rows& rows) {
                     Verdict::kValid,
                     "",
                     {},
-                    [](CatalogueEnv& e) { round_trip(e.q, "x", {.delay = 0ms}); },
+                    [](CatalogueEnv& e) { round_trip(e.client, e.q, "x", {.delay = 0ms}); },
                     {"send", "@Q", "x", "--delay", "0"},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult& r) {
-                        EXPECT_EQ(e.q.get(first_line(r.out))->state, State::kReady);
+                        EXPECT_EQ(e.admin.get(first_line(r.out))->state, State::kReady);
                     }});
     rows.push_back({"delay",
                     "negative",
@@ -125,14 +125,14 @@ void delay_rows(Rows& rows) {
                         const std::int64_t after = e.server.time_ms();
                         EXPECT_GE(ms_of(s.due), before + 250'560'000'000'000);
                         EXPECT_LE(ms_of(s.due), after + 250'560'000'000'000);
-                        EXPECT_EQ(e.q.get(s.id)->state, State::kScheduled);
+                        EXPECT_EQ(e.admin.get(s.id)->state, State::kScheduled);
                         EXPECT_EQ(e.q.cancel(s.id), CancelResult::kCancelled);
                     },
                     {"send", "@Q", "x", "--delay", "2900000d"},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult& r) {
-                        const auto info = e.q.get(first_line(r.out));
+                        const auto info = e.admin.get(first_line(r.out));
                         ASSERT_TRUE(info.has_value());
                         EXPECT_EQ(info->state, State::kScheduled);
                         EXPECT_GT(ms_of(info->due), 250'560'000'000'000);
@@ -164,7 +164,7 @@ void at_rows(Rows& rows) {
                     "",
                     {},
                     [](CatalogueEnv& e) {
-                        round_trip(e.q, "x", {.at = at_ms(0)});
+                        round_trip(e.client, e.q, "x", {.at = at_ms(0)});
                         EXPECT_EQ(ms_of(e.q.send("y", {.at = at_ms(0)}).due), 0);
                     },
                     {"send", "@Q", "x", "--at", "1970-01-01T00:00:00Z"},
@@ -179,7 +179,7 @@ void at_rows(Rows& rows) {
                     [](CatalogueEnv& e) {
                         const SendResult s = e.q.send("x", {.at = SysTime::max()});
                         EXPECT_EQ(ms_of(s.due), kClockMaxMs);
-                        EXPECT_EQ(ms_of(e.q.get(s.id)->due), kClockMaxMs);
+                        EXPECT_EQ(ms_of(e.admin.get(s.id)->due), kClockMaxMs);
                     },
                     {"send", "@Q", "x", "--at", "2262-04-11T23:47:16.854Z"},
                     "",
@@ -289,12 +289,12 @@ void expire_rows(Rows& rows) {
                     {},
                     [](CatalogueEnv& e) {
                         const SendResult s = e.q.send("x", {.expire_after = Duration(kMaxTimeMs)});
-                        const auto info = e.q.get(s.id);
+                        const auto info = e.admin.get(s.id);
                         ASSERT_TRUE(info.has_value());
                         ASSERT_TRUE(info->expire_at.has_value());
                         EXPECT_EQ(ms_of(*info->expire_at) - ms_of(s.due), kMaxTimeMs);
-                        const Delivery d = lease(e.q);
-                        EXPECT_EQ(e.q.ack(d), AckResult::kAcked);
+                        const Delivery d = lease(e.leases);
+                        EXPECT_EQ(e.leases.ack(d.lease()).status, LeaseStatus::kAcked);
                     }});
 }
 
@@ -354,13 +354,13 @@ void reschedule_rows(Rows& rows) {
                         const RescheduleResult r = e.q.reschedule_at(e.id, SysTime::max());
                         EXPECT_EQ(r.status, RescheduleStatus::kRescheduled);
                         EXPECT_EQ(ms_of(r.due), kClockMaxMs);
-                        EXPECT_EQ(ms_of(e.q.get(e.id)->due), kClockMaxMs);
+                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kClockMaxMs);
                     },
                     {"reschedule", "@Q", "@ID", "--at", std::to_string(kClockMaxMs)},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult&) {
-                        EXPECT_EQ(ms_of(e.q.get(e.id)->due), kClockMaxMs);
+                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kClockMaxMs);
                     }});
 }
 

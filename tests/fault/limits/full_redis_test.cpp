@@ -170,7 +170,7 @@ TEST_F(FullRedisTest, SendsFailWithAClearErrorAndWriteNothing) {
     EXPECT_EQ(keyspace(server()), before) << describe(before);
     EXPECT_EQ(server().hlen(queue_key("q", "msg")), msgs);
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), pending);
-    EXPECT_EQ(q.stats().totals.sent, static_cast<std::uint64_t>(stored + 1));
+    EXPECT_EQ(admin(q).stats().totals.sent, static_cast<std::uint64_t>(stored + 1));
 }
 
 TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
@@ -179,7 +179,8 @@ TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
     for (const std::string id : {"d-requeue", "d-purge"}) q.send("dead", {.id = id});
     for (int i = 0; i < 2; ++i) {
         const Delivery d = fetch_one(q);
-        ASSERT_EQ(q.reject(d, Reject{.error = "setup"}).status, NackStatus::kDeadLettered);
+        ASSERT_EQ(leases(q).reject(lease_of(d), Reject{.error = "setup"}).status,
+                  LeaseStatus::kDeadLettered);
     }
     q.send("to cancel", {.delay = 1h, .id = "s-cancel"});
     q.send("to reschedule", {.delay = 1h, .id = "s-resched"});
@@ -188,64 +189,64 @@ TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
         ready.push_back({std::string(512, 'r'), {.id = "r" + std::to_string(i)}});
     }
     q.send_batch(ready);
-    const std::uint64_t sent = q.stats().totals.sent;
+    const std::uint64_t sent = admin(q).stats().totals.sent;
 
     fill_with_keys();
     // Every script must also load while full (after a restart or SCRIPT FLUSH).
     ASSERT_FALSE(server().command({"SCRIPT", "FLUSH"}).is_error());
     expect_full(q);
 
-    const FetchResult f = q.fetch(5, 30s);
+    const FetchResult f = leases(q).fetch(5, 30s);
     ASSERT_EQ(f.deliveries.size(), 5U);
     const auto& d = f.deliveries;
 
-    EXPECT_EQ(q.ack(d[0]), AckResult::kAcked);
-    EXPECT_FALSE(q.get(d[0].id()).has_value());
+    EXPECT_EQ(leases(q).ack(lease_of(d[0])).status, LeaseStatus::kAcked);
+    EXPECT_FALSE(admin(q).get(d[0].id()).has_value());
 
-    const NackResult retried = q.nack(d[1], Nack{.delay = 0ms, .error = "boom"});
-    EXPECT_EQ(retried.status, NackStatus::kRetrying);
-    EXPECT_EQ(q.get(d[1].id())->last_error, "boom");
+    const LeaseResult retried = leases(q).nack(lease_of(d[1]), Nack{.delay = 0ms, .error = "boom"});
+    EXPECT_EQ(retried.status, LeaseStatus::kRetrying);
+    EXPECT_EQ(admin(q).get(d[1].id())->last_error, "boom");
 
-    const NackResult rejected = q.reject(d[2], Reject{.error = "bad"});
-    EXPECT_EQ(rejected.status, NackStatus::kDeadLettered);
+    const LeaseResult rejected = leases(q).reject(lease_of(d[2]), Reject{.error = "bad"});
+    EXPECT_EQ(rejected.status, LeaseStatus::kDeadLettered);
     EXPECT_EQ(rejected.dead_reason, "rejected");
 
-    const auto old_deadline = q.get(d[3].id())->lease_deadline;
-    const auto extended = q.extend(d[3], 60s);
-    ASSERT_TRUE(extended.has_value());
-    EXPECT_GT(*extended, *old_deadline);
+    const auto old_deadline = admin(q).get(d[3].id())->lease_deadline;
+    const LeaseResult extended = leases(q).extend(lease_of(d[3]), 60s);
+    ASSERT_EQ(extended.status, LeaseStatus::kExtended);
+    EXPECT_GT(extended.at, *old_deadline);
 
-    EXPECT_TRUE(q.release(d[4]));
-    EXPECT_EQ(q.get(d[4].id())->attempts, 0);
+    EXPECT_EQ(leases(q).release(lease_of(d[4])).status, LeaseStatus::kReleased);
+    EXPECT_EQ(admin(q).get(d[4].id())->attempts, 0);
 
     EXPECT_EQ(q.cancel("s-cancel"), CancelResult::kCancelled);
     EXPECT_EQ(q.reschedule("s-resched", 0ms).status, RescheduleStatus::kRescheduled);
 
     const std::vector<std::string> requeue{"d-requeue"};
-    EXPECT_EQ(q.requeue_dead(requeue), 1U);
+    EXPECT_EQ(admin(q).requeue({.ids = requeue}), 1U);
     const std::vector<std::string> purge{"d-purge"};
-    EXPECT_EQ(q.purge_dead(purge), 1U);
-    EXPECT_FALSE(q.get("d-purge").has_value());
-    EXPECT_EQ(q.requeue_all_dead(), 1U);  // the one rejected above
+    EXPECT_EQ(admin(q).purge({.ids = purge}), 1U);
+    EXPECT_FALSE(admin(q).get("d-purge").has_value());
+    EXPECT_EQ(admin(q).requeue({.all = true}), 1U);  // the one rejected above
 
     // A lease that lapses while full is swept back by the next fetch; the old token is fenced.
     const Delivery lapsing = fetch_one(q, 50ms);
     wait_for_server_time_after(lapsing.delivered_at() + 50ms);
-    for (const auto& taken : q.fetch(1, 30s).deliveries) {  // sweeps the lapsed lease back
-        EXPECT_EQ(q.ack(taken), AckResult::kAcked);
+    for (const auto& taken : leases(q).fetch(1, 30s).deliveries) {  // sweeps the lapsed lease back
+        EXPECT_EQ(leases(q).ack(lease_of(taken)).status, LeaseStatus::kAcked);
     }
-    EXPECT_EQ(q.ack(lapsing), AckResult::kLeaseLost);
-    EXPECT_NE(q.get(lapsing.id())->last_error.find("visibility timeout"), std::string::npos);
+    EXPECT_EQ(leases(q).ack(lease_of(lapsing)).status, LeaseStatus::kLost);
+    EXPECT_NE(admin(q).get(lapsing.id())->last_error.find("visibility timeout"), std::string::npos);
 
     // Inspection is read-only and works as ever.
-    EXPECT_FALSE(q.list(State::kReady).empty());
-    EXPECT_EQ(q.stats().dead, 0U);
+    EXPECT_FALSE(admin(q).list(State::kReady).messages.empty());
+    EXPECT_EQ(admin(q).stats().dead, 0U);
     expect_full(q);
 
-    EXPECT_EQ(q.ack(d[3]), AckResult::kAcked);
+    EXPECT_EQ(leases(q).ack(lease_of(d[3])).status, LeaseStatus::kAcked);
     Collector<std::string> handled;
     Consumer consumer(
-        q,
+        leases(q),
         [&](const Delivery& delivery) -> Outcome {
             handled.add(delivery.id());
             return Ack{};
@@ -253,7 +254,7 @@ TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
         {.concurrency = 4, .max_batch = 10, .visibility_timeout = 2s, .idle_check = 100ms});
     consumer.start();
     EXPECT_TRUE(eventually([&] {
-        const QueueStats s = q.stats();
+        const QueueStats s = admin(q).stats();
         return s.scheduled + s.ready + s.in_flight + s.dead == 0;
     })) << "the consumer did not drain the full Redis";
     consumer.stop();
@@ -263,7 +264,7 @@ TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
     EXPECT_EQ(server().hlen(queue_key("q", "msg")), 0);
     EXPECT_EQ(server().hlen(queue_key("q", "err")), 0);
     EXPECT_EQ(queue_keys(), empty_queue_keys());
-    const Totals t = q.stats().totals;
+    const Totals t = admin(q).stats().totals;
     EXPECT_EQ(t.sent, sent);
     EXPECT_EQ(t.acked + t.cancelled + t.purged + t.dead_trimmed + t.orphans_removed, sent);
     expect_full(q);  // the whole drain ran without Redis ever having room
@@ -277,7 +278,8 @@ TEST_F(FullRedisTest, EveryDrainingOperationWorksWhileFull) {
 TEST_F(FullRedisTest, TheCommandLineDrainsAFullRedis) {
     Queue q = queue();
     q.send("dead", {.id = "dl", .max_attempts = 1});
-    ASSERT_EQ(q.reject(fetch_one(q), Reject{}).status, NackStatus::kDeadLettered);
+    ASSERT_EQ(leases(q).reject(lease_of(fetch_one(q)), Reject{}).status,
+              LeaseStatus::kDeadLettered);
     q.send("later", {.delay = 1h, .id = "later"});
     q.send("gone", {.delay = 1h, .id = "gone"});
     send_many(q, 20, "ready");

@@ -1,0 +1,85 @@
+#include "codec/fetch.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "codec/common.hpp"
+#include "delayq/error.hpp"
+#include "keys.hpp"
+#include "validate.hpp"
+
+namespace delayq::detail::fetch_codec {
+namespace {
+
+// The reply: {now_ms, next_ms, deliveries, dead_events}.
+constexpr std::size_t kNow = 0;
+constexpr std::size_t kNext = 1;
+constexpr std::size_t kDeliveries = 2;
+constexpr std::size_t kDeadEvents = 3;
+// A run of deliveries opens with a header: due_ms, attempt, max_attempts, count.
+constexpr std::size_t kRunDue = 0;
+constexpr std::size_t kRunAttempt = 1;
+constexpr std::size_t kRunMaxAttempts = 2;
+constexpr std::size_t kRunCount = 3;
+constexpr std::size_t kRunHeader = 4;
+// Then per delivery: lease, payload, and from the second attempt on the last error.
+constexpr std::size_t kLease = 0;
+constexpr std::size_t kPayload = 1;
+constexpr std::size_t kLastError = 2;
+// A dead event: id, reason, attempts.
+constexpr std::size_t kEventId = 0;
+constexpr std::size_t kEventReason = 1;
+constexpr std::size_t kEventAttempts = 2;
+constexpr std::size_t kEventSize = 3;
+
+}  // namespace
+
+ScriptArgs encode(std::size_t max_count, Duration visibility) {
+    if (max_count < 1 || max_count > kMaxBatch) {
+        throw InvalidArgument("fetch takes 1 to " + std::to_string(kMaxBatch) + " messages");
+    }
+    ScriptArgs args;
+    args.add(static_cast<std::int64_t>(max_count));
+    args.add(validate_visibility(visibility));
+    return args;
+}
+
+FetchResult decode(Reply reply, const std::string& queue) {
+    FetchResult out;
+    out.now = unix_ms(reply.at(kNow).as_int());
+    out.next = optional_unix_ms(reply.at(kNext).as_int());
+    reply.at(kDeliveries).as_array();  // checks the shape; the payloads are then moved out
+    auto& d = reply.elements[kDeliveries].elements;
+    out.deliveries.reserve(d.size() / 2);
+    std::size_t at = 0;
+    while (at < d.size()) {
+        if (at + kRunHeader > d.size()) throw ServerError("fetch: a delivery run without header");
+        const TimePoint due = unix_ms(decimal(d[at + kRunDue].as_string(), "fetch: due time"));
+        const auto attempt = static_cast<int>(d[at + kRunAttempt].as_int());
+        const auto max_attempts = static_cast<int>(d[at + kRunMaxAttempts].as_int());
+        const std::int64_t count = d[at + kRunCount].as_int();
+        const std::size_t width = attempt > 1 ? 3 : 2;
+        at += kRunHeader;
+        if (count < 1 || static_cast<std::uint64_t>(count) > (d.size() - at) / width) {
+            throw ServerError("fetch: a delivery run of " + std::to_string(count) +
+                              " with room for fewer");
+        }
+        for (std::int64_t k = 0; k < count; ++k, at += width) {
+            const auto [token, id] = split_lease(d[at + kLease].as_string());
+            std::string last_error = width == 3 ? std::move(d[at + kLastError].str) : std::string();
+            out.deliveries.emplace_back(queue, Lease(std::string(id), token),
+                                        std::move(d[at + kPayload].str), attempt, max_attempts, due,
+                                        out.now, std::move(last_error));
+        }
+    }
+    const auto& e = reply.at(kDeadEvents).as_array();
+    for (std::size_t i = 0; i + kEventSize <= e.size(); i += kEventSize) {
+        out.dead_lettered.push_back(
+            DeadLetterEvent{queue, e[i + kEventId].as_string(), e[i + kEventReason].as_string(),
+                            static_cast<int>(e[i + kEventAttempts].as_int())});
+    }
+    return out;
+}
+
+}  // namespace delayq::detail::fetch_codec

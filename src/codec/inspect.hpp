@@ -1,0 +1,21 @@
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "delayq/types.hpp"
+#include "redis/reply.hpp"
+#include "redis/script.hpp"
+
+// The read-only scripts' calls and replies: get.lua, list.lua, stats.lua. Contracts in the
+// scripts' headers.
+namespace delayq::detail::inspect_codec {
+
+std::optional<MessageInfo> decode_get(const Reply& reply, std::string_view id);
+
+ScriptArgs encode_list(State state, const PageRequest& page);  // throws InvalidArgument
+MessagePage decode_list(const Reply& reply, State state);
+
+QueueStats decode_stats(const Reply& reply);
+
+}  // namespace delayq::detail::inspect_codec

@@ -1,0 +1,32 @@
+-- The queue's keys. Every script gets the same KEYS, all of one queue and all with the queue's
+-- hash tag (the order of kKeySuffixes in src/keys.hpp):
+--   KEYS[1] msg      hash   id -> record (cmsgpack, see lib/record.lua)
+--   KEYS[2] pending  zset   member -> due time (unix ms, Redis clock); due <= now means ready
+--   KEYS[3] inflight zset   lease -> lease deadline (unix ms); a lease is the delivery's token as
+--                           a sequence key followed by the id, so it exists exactly while that
+--                           delivery holds the message: ack is one ZREM, with no record to read
+--   KEYS[4] dead     zset   member -> time it was dead-lettered (unix ms)
+--   KEYS[5] err      hash   id -> last error text (only for messages that failed at least once)
+--   KEYS[6] stats    hash   counter name -> total
+--   KEYS[7] wake     shard channel that wakes sleeping consumers (SPUBLISH)
+--   KEYS[8] cold     hash   id -> record of a message sent due more than COLD_AFTER_MS (send.lua)
+--                           ahead, until its first delivery moves it to msg (see
+--                           lib/find.lua)
+--   KEYS[9] blocks   hash   block -> the records of a run of at least BLOCK_MIN messages with
+--                           generated ids sent due more than COLD_AFTER_MS ahead, in place of a
+--                           cold record each (see lib/blocks.lua); block .. '#' -> how many of
+--                           them are still pending. A block is named by its first message's id.
+--   KEYS[10] blockidx zset  block -> its first sequence number, to find the block of an id
+--   KEYS[11] settings hash  the queue's settings (SETTINGS in lib/settings.lua; absent fields
+--                           take their defaults); 'layout', the version of this key layout
+--                           and record format (LAYOUT), which every script checks first; and
+--                           'seq', the counter for sequence keys and delivery tokens (read with
+--                           the layout, so that a send pays no command for the check)
+-- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
+-- just the sequence key when the id was generated (then the id is the sequence key). The
+-- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
+local K = {
+    msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
+    err = KEYS[5], stats = KEYS[6], wake = KEYS[7], cold = KEYS[8], blocks = KEYS[9],
+    blockidx = KEYS[10], settings = KEYS[11],
+}
