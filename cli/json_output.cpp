@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "duration.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {

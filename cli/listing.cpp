@@ -3,29 +3,25 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "duration.hpp"
 #include "json_output.hpp"
 #include "table.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
 
 constexpr std::size_t kPage = 1000;
 
-std::string relative(TimePoint t, TimePoint now) {
-    return t >= now ? "in " + format_duration(t - now) : format_duration(now - t) + " ago";
-}
-
 // What matters about a message in its state: when it is due, when its lease ends, why it died.
 std::string when(const MessageInfo& m, TimePoint now) {
     switch (m.state) {
         case State::kScheduled:
         case State::kReady:
-            return "due " + relative(m.due, now);
+            return "due " + relative_time(m.due, now);
         case State::kInFlight:
-            return m.lease_deadline ? "lease ends " + relative(*m.lease_deadline, now) : "";
+            return m.lease_deadline ? "lease ends " + relative_time(*m.lease_deadline, now) : "";
         case State::kDead:
-            return m.dead_at ? "dead since " + relative(*m.dead_at, now) : "";
+            return m.dead_at ? "dead since " + relative_time(*m.dead_at, now) : "";
     }
     return "";
 }

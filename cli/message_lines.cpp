@@ -2,9 +2,9 @@
 
 #include <string>
 
-#include "duration.hpp"
 #include "errors.hpp"
 #include "json_output.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -17,24 +17,24 @@ std::chrono::milliseconds duration_field(const Json& value, std::string_view nam
         if (value.get<long long>() < 0) {
             throw UsageError("\"" + std::string(name) + "\" must not be negative");
         }
-        return std::chrono::milliseconds(value.get<long long>());
+        return duration_arg(std::to_string(value.get<long long>()));
     }
     if (!value.is_string()) {
         throw UsageError("\"" + std::string(name) +
                          "\" must be a duration string like \"30s\" or integer milliseconds");
     }
-    return parse_duration(value.get<std::string>());
+    return duration_arg(value.get<std::string>());
 }
 
 std::chrono::system_clock::time_point time_field(const Json& value) {
     if (value.is_number_integer()) {
         if (value.get<long long>() < 0) throw UsageError("\"at\" must not be before 1970");
-        return parse_time(std::to_string(value.get<long long>()));
+        return time_arg(std::to_string(value.get<long long>()));
     }
     if (!value.is_string()) {
         throw UsageError("\"at\" must be an RFC 3339 time string or integer unix milliseconds");
     }
-    return parse_time(value.get<std::string>());
+    return time_arg(value.get<std::string>());
 }
 
 Message parse_line(std::string_view text, const SendOptions& defaults) {

@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "errors.hpp"
 #include "message_lines.hpp"
 #include "session.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -61,8 +61,8 @@ int reschedule(const ChangeArgs& a) {
     }
     std::optional<std::chrono::milliseconds> delay;
     std::optional<std::chrono::system_clock::time_point> at;
-    if (a.delay_opt->count() > 0) delay = parse_duration(a.delay);
-    if (a.at_opt->count() > 0) at = parse_time(a.at);
+    if (a.delay_opt->count() > 0) delay = duration_arg(a.delay);
+    if (a.at_opt->count() > 0) at = time_arg(a.at);
     check_id(a.id);
     Session session(a.redis);
     Queue queue = session.queue(a.queue);

@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "errors.hpp"
 #include "io.hpp"
 #include "json_output.hpp"
@@ -19,6 +18,7 @@
 #include "run_control.hpp"
 #include "session.hpp"
 #include "signals.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -99,7 +99,7 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     std::optional<std::size_t> max;
     if (a.max_opt->count() > 0) max = a.max;
     std::optional<std::chrono::milliseconds> timeout;
-    if (a.timeout_opt->count() > 0) timeout = parse_duration(a.timeout);
+    if (a.timeout_opt->count() > 0) timeout = duration_arg(a.timeout);
     ConsumerOptions options;
     // Never more handlers than messages wanted: see RunControl.
     options.concurrency = max ? std::min(a.concurrency, *max) : a.concurrency;
@@ -107,7 +107,7 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     // end would still count as delivered.
     if (max) options.prefetch = 0;
     if (a.visibility_opt->count() > 0) {
-        options.visibility_timeout = parse_duration(a.visibility);
+        options.visibility_timeout = duration_arg(a.visibility);
         if (options.visibility_timeout.count() < 1) {
             throw UsageError("--visibility must be at least 1ms");
         }

@@ -15,10 +15,10 @@
 #include <random>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "errors.hpp"
 #include "session.hpp"
 #include "signals.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {

@@ -5,11 +5,11 @@
 #include <memory>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "errors.hpp"
 #include "io.hpp"
 #include "message_lines.hpp"
 #include "session.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -36,9 +36,9 @@ struct SendArgs {
 
 SendOptions options_from(const SendArgs& a) {
     SendOptions o;
-    if (a.delay_opt->count() > 0) o.delay = parse_duration(a.delay);
-    if (a.at_opt->count() > 0) o.at = parse_time(a.at);
-    if (a.expire_opt->count() > 0) o.expire_after = parse_duration(a.expire_after);
+    if (a.delay_opt->count() > 0) o.delay = duration_arg(a.delay);
+    if (a.at_opt->count() > 0) o.at = time_arg(a.at);
+    if (a.expire_opt->count() > 0) o.expire_after = duration_arg(a.expire_after);
     // Given, even empty, it is an id: an empty one is refused rather than generated.
     if (a.id_opt->count() > 0) o.id = a.id;
     o.max_attempts = a.max_attempts;

@@ -4,10 +4,10 @@
 #include <memory>
 
 #include "commands/commands.hpp"
-#include "duration.hpp"
 #include "json_output.hpp"
 #include "session.hpp"
 #include "table.hpp"
+#include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -18,21 +18,17 @@ struct StatsArgs {
     bool json = false;
 };
 
-std::string relative(TimePoint t, TimePoint now) {
-    return t >= now ? "in " + format_duration(t - now) : format_duration(now - t) + " ago";
-}
-
 void print_stats(const std::string& name, const QueueStats& s) {
     const Totals& t = s.totals;
     std::printf("%s\n", name.c_str());
     std::printf("  scheduled  %zu", s.scheduled);
     if (s.next_due) {
-        std::printf("  (next due %s, %s)", relative(*s.next_due, s.now).c_str(),
+        std::printf("  (next due %s, %s)", relative_time(*s.next_due, s.now).c_str(),
                     format_time(*s.next_due).c_str());
     }
     std::printf("\n  ready      %zu", s.ready);
     if (s.ready > 0) {
-        std::printf("  (oldest overdue by %s)", format_duration(s.oldest_overdue_age).c_str());
+        std::printf("  (oldest overdue by %s)", rough_duration(s.oldest_overdue_age).c_str());
     }
     std::printf("\n  in_flight  %zu\n  dead       %zu\n  total      %zu\n", s.in_flight, s.dead,
                 s.scheduled + s.ready + s.in_flight + s.dead);
@@ -89,7 +85,7 @@ int queues(const StatsArgs& a) {
         }
         table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),
                    std::to_string(s.in_flight), std::to_string(s.dead),
-                   s.next_due ? relative(*s.next_due, s.now) : "-"});
+                   s.next_due ? relative_time(*s.next_due, s.now) : "-"});
     }
     if (a.json) {
         std::printf("%s\n", to_line(all).c_str());

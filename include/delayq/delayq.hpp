@@ -9,6 +9,7 @@
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"
+#include "delayq/time.hpp"
 #include "delayq/types.hpp"
 #include "delayq/version.hpp"
 #include "delayq/waiter.hpp"

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "delayq/error.hpp"
@@ -21,40 +20,37 @@ timeval to_timeval(Duration d) {
     return tv;
 }
 
-redisContext* as_ctx(void* p) { return static_cast<redisContext*>(p); }
-
 struct ReplyDeleter {
-    void operator()(void* r) const { freeReplyObject(r); }
+    void operator()(redisReply* reply) const { freeReplyObject(reply); }
 };
+
+// A reply hiredis handed over as void*, owned from then on.
+using OwnedReply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+OwnedReply own_reply(void* raw) { return OwnedReply(static_cast<redisReply*>(raw)); }
 
 }  // namespace
 
+void Connection::ContextDeleter::operator()(redisContext* ctx) const { redisFree(ctx); }
+
 Connection::Connection(const Endpoint& endpoint, Timeouts timeouts) : where_(endpoint.describe()) {
     timeval tv = to_timeval(timeouts.connect);
-    redisContext* c = endpoint.unix_path.empty()
-                          ? redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv)
-                          : redisConnectUnixWithTimeout(endpoint.unix_path.c_str(), tv);
-    if (c == nullptr)
-        throw ConnectionError("cannot connect to Redis at " + where_ + ": out of memory");
-    ctx_ = c;
+    ctx_.reset(endpoint.unix_path.empty()
+                   ? redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv)
+                   : redisConnectUnixWithTimeout(endpoint.unix_path.c_str(), tv));
+    if (!ctx_) throw ConnectionError("cannot connect to Redis at " + where_ + ": out of memory");
+    redisContext* c = ctx_.get();
+    // A throw from here on frees the context: ctx_ is a constructed member.
     if (c->err != 0) {
         std::string why = c->errstr;
         bool timed_out = c->err == REDIS_ERR_IO && (errno == EAGAIN || errno == EINPROGRESS ||
                                                     why.find("timed out") != std::string::npos);
-        redisFree(c);
-        ctx_ = nullptr;
         if (timed_out) throw TimeoutError("timed out connecting to Redis at " + where_);
         throw ConnectionError("cannot connect to Redis at " + where_ + ": " + why);
     }
     redisSetTimeout(c, to_timeval(timeouts.command));
     if (endpoint.unix_path.empty()) redisEnableKeepAlive(c);
-    try {
-        handshake(endpoint);
-    } catch (...) {
-        redisFree(c);
-        ctx_ = nullptr;
-        throw;
-    }
+    handshake(endpoint);
 }
 
 void Connection::handshake(const Endpoint& endpoint) {
@@ -70,28 +66,9 @@ void Connection::handshake(const Endpoint& endpoint) {
     }
 }
 
-Connection::~Connection() {
-    if (ctx_ != nullptr) redisFree(as_ctx(ctx_));
-}
-
-Connection::Connection(Connection&& other) noexcept
-    : ctx_(std::exchange(other.ctx_, nullptr)),
-      broken_(other.broken_),
-      where_(std::move(other.where_)) {}
-
-Connection& Connection::operator=(Connection&& other) noexcept {
-    if (this != &other) {
-        if (ctx_ != nullptr) redisFree(as_ctx(ctx_));
-        ctx_ = std::exchange(other.ctx_, nullptr);
-        broken_ = other.broken_;
-        where_ = std::move(other.where_);
-    }
-    return *this;
-}
-
 void Connection::fail(std::string_view during) {
     broken_ = true;
-    redisContext* c = as_ctx(ctx_);
+    const redisContext* c = ctx_.get();
     std::string why = c != nullptr && c->err != 0 ? c->errstr : "connection closed";
     bool timed_out = c != nullptr && c->err == REDIS_ERR_IO &&
                      (why.find("temporarily unavailable") != std::string::npos ||
@@ -111,7 +88,7 @@ void Connection::append(std::span<const std::string_view> argv) {
         ptrs.push_back(a.data());
         lens.push_back(a.size());
     }
-    if (redisAppendCommandArgv(as_ctx(ctx_), static_cast<int>(argv.size()), ptrs.data(),
+    if (redisAppendCommandArgv(ctx_.get(), static_cast<int>(argv.size()), ptrs.data(),
                                lens.data()) != REDIS_OK) {
         fail("sending a command");
     }
@@ -121,16 +98,15 @@ void Connection::flush() {
     if (broken_) throw ConnectionError("Redis at " + where_ + ": connection is broken");
     int done = 0;
     while (done == 0) {
-        if (redisBufferWrite(as_ctx(ctx_), &done) != REDIS_OK) fail("sending a command");
+        if (redisBufferWrite(ctx_.get(), &done) != REDIS_OK) fail("sending a command");
     }
 }
 
 Reply Connection::read() {
     if (broken_) throw ConnectionError("Redis at " + where_ + ": connection is broken");
     void* raw = nullptr;
-    if (redisGetReply(as_ctx(ctx_), &raw) != REDIS_OK || raw == nullptr) fail("reading a reply");
-    std::unique_ptr<void, ReplyDeleter> owned(raw);
-    return convert_reply(raw);
+    if (redisGetReply(ctx_.get(), &raw) != REDIS_OK || raw == nullptr) fail("reading a reply");
+    return convert_reply(*own_reply(raw));
 }
 
 Reply Connection::command(std::span<const std::string_view> argv) {
@@ -144,7 +120,7 @@ Reply Connection::command(std::initializer_list<std::string_view> argv) {
 
 std::optional<Reply> Connection::read_pushed(Duration timeout) {
     if (broken_) throw ConnectionError("Redis at " + where_ + ": connection is broken");
-    redisContext* c = as_ctx(ctx_);
+    redisContext* c = ctx_.get();
     void* raw = nullptr;
     if (redisReaderGetReply(c->reader, &raw) != REDIS_OK) fail("parsing a reply");
     if (raw == nullptr) {
@@ -159,15 +135,14 @@ std::optional<Reply> Connection::read_pushed(Duration timeout) {
         if (redisReaderGetReply(c->reader, &raw) != REDIS_OK) fail("parsing a reply");
         if (raw == nullptr) return std::nullopt;  // part of a reply so far
     }
-    std::unique_ptr<void, ReplyDeleter> owned(raw);
-    return convert_reply(raw);
+    return convert_reply(*own_reply(raw));
 }
 
 bool Connection::broken() {
-    if (broken_ || ctx_ == nullptr) return true;
+    if (broken_ || !ctx_) return true;
     // An idle connection has nothing to read: readable means the server closed it (restart,
     // CLIENT KILL, timeout) and the next command would fail.
-    pollfd pfd{as_ctx(ctx_)->fd, POLLIN, 0};
+    pollfd pfd{ctx_->fd, POLLIN, 0};
     if (::poll(&pfd, 1, 0) != 0) broken_ = true;
     return broken_;
 }

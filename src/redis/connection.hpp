@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -7,6 +8,8 @@
 #include "delayq/types.hpp"
 #include "redis/reply.hpp"
 #include "redis/url.hpp"
+
+struct redisContext;  // hiredis: its header stays inside connection.cpp
 
 namespace delayq::detail {
 
@@ -23,9 +26,9 @@ class Connection {
     // Connects, authenticates and selects the database. Throws ConnectionError, TimeoutError or
     // ServerError (bad password, bad db).
     Connection(const Endpoint& endpoint, Timeouts timeouts);
-    ~Connection();
-    Connection(Connection&& other) noexcept;
-    Connection& operator=(Connection&& other) noexcept;
+    ~Connection() = default;
+    Connection(Connection&& other) noexcept = default;
+    Connection& operator=(Connection&& other) noexcept = default;
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
@@ -48,9 +51,14 @@ class Connection {
     bool broken();
 
   private:
+    struct ContextDeleter {
+        void operator()(redisContext* ctx) const;
+    };
+
     void handshake(const Endpoint& endpoint);
     [[noreturn]] void fail(std::string_view during);
-    void* ctx_ = nullptr;  // redisContext*
+    // Null once moved from: broken() then says so and every call throws.
+    std::unique_ptr<redisContext, ContextDeleter> ctx_;
     bool broken_ = false;
     std::string where_;
 };

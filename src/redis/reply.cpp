@@ -36,31 +36,30 @@ const Reply& Reply::at(std::size_t index) const {
     return items[index];
 }
 
-Reply convert_reply(const void* hiredis_reply) {
-    const auto* r = static_cast<const redisReply*>(hiredis_reply);
+Reply convert_reply(const redisReply& reply) {
     Reply out;
-    switch (r->type) {
+    switch (reply.type) {
         case REDIS_REPLY_STRING:
             out.type = Reply::Type::kString;
-            out.str.assign(r->str, r->len);
+            out.str.assign(reply.str, reply.len);
             break;
         case REDIS_REPLY_STATUS:
             out.type = Reply::Type::kStatus;
-            out.str.assign(r->str, r->len);
+            out.str.assign(reply.str, reply.len);
             break;
         case REDIS_REPLY_ERROR:
             out.type = Reply::Type::kError;
-            out.str.assign(r->str, r->len);
+            out.str.assign(reply.str, reply.len);
             break;
         case REDIS_REPLY_INTEGER:
             out.type = Reply::Type::kInteger;
-            out.integer = r->integer;
+            out.integer = reply.integer;
             break;
         case REDIS_REPLY_ARRAY:
             out.type = Reply::Type::kArray;
-            out.elements.reserve(r->elements);
-            for (std::size_t i = 0; i < r->elements; ++i) {
-                out.elements.push_back(convert_reply(r->element[i]));
+            out.elements.reserve(reply.elements);
+            for (std::size_t i = 0; i < reply.elements; ++i) {
+                out.elements.push_back(convert_reply(*reply.element[i]));
             }
             break;
         default:

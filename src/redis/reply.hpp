@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+struct redisReply;  // hiredis: its header stays inside src/redis/*.cpp
+
 namespace delayq::detail {
 
 // A Redis reply copied out of hiredis, so that hiredis types stay inside src/redis/.
@@ -26,7 +28,7 @@ struct Reply {
     const Reply& at(std::size_t index) const;
 };
 
-// Builds a Reply from a hiredis redisReply (passed as void* to keep hiredis out of this header).
-Reply convert_reply(const void* hiredis_reply);
+// Copies a hiredis reply, which the caller still owns and frees.
+Reply convert_reply(const redisReply& reply);
 
 }  // namespace delayq::detail
