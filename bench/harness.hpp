@@ -82,7 +82,10 @@ class Probe {
     std::uint64_t finish_rehash(const std::string& queue);
 
   private:
-    redisContext* ctx_ = nullptr;
+    struct ContextDeleter {
+        void operator()(redisContext* ctx) const;
+    };
+    std::unique_ptr<redisContext, ContextDeleter> ctx_;
     std::uint64_t sent_ = 0;
 };
 

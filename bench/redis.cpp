@@ -21,6 +21,7 @@ struct ReplyDeleter {
     void operator()(redisReply* r) const { freeReplyObject(r); }
 };
 
+// A connected context, or null.
 redisContext* connect_endpoint(const Endpoint& e, std::chrono::milliseconds timeout) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
@@ -51,8 +52,10 @@ double to_double(std::string_view text) {
 
 // ---- Probe --------------------------------------------------------------------------------
 
+void Probe::ContextDeleter::operator()(redisContext* ctx) const { redisFree(ctx); }
+
 Probe::Probe(const Endpoint& endpoint) {
-    ctx_ = connect_endpoint(endpoint, 5000ms);
+    ctx_.reset(connect_endpoint(endpoint, 5000ms));
     if (ctx_ == nullptr) throw std::runtime_error("cannot connect to Redis for measurements");
     if (!endpoint.password.empty()) {
         RawReply r = endpoint.user.empty() ? command({"AUTH", endpoint.password})
@@ -62,9 +65,7 @@ Probe::Probe(const Endpoint& endpoint) {
     if (endpoint.db != 0) command({"SELECT", std::to_string(endpoint.db)});
 }
 
-Probe::~Probe() {
-    if (ctx_ != nullptr) redisFree(ctx_);
-}
+Probe::~Probe() = default;
 
 RawReply Probe::command(const std::vector<std::string>& args) {
     std::vector<const char*> argv;
@@ -75,7 +76,7 @@ RawReply Probe::command(const std::vector<std::string>& args) {
     }
     ++sent_;
     std::unique_ptr<redisReply, ReplyDeleter> r(static_cast<redisReply*>(
-        redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data())));
+        redisCommandArgv(ctx_.get(), static_cast<int>(argv.size()), argv.data(), lens.data())));
     if (!r) throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
     return test::to_raw_reply(*r);
 }
@@ -181,11 +182,11 @@ std::uint64_t Probe::finish_rehash(const std::string& queue) {
             while (left > 0) {
                 const std::uint64_t n = std::min(left, kPipeline);
                 for (std::uint64_t i = 0; i < n; ++i) {
-                    redisAppendCommand(ctx_, format, key.data(), key.size());
+                    redisAppendCommand(ctx_.get(), format, key.data(), key.size());
                 }
                 for (std::uint64_t i = 0; i < n; ++i) {
                     void* raw = nullptr;
-                    if (redisGetReply(ctx_, &raw) != REDIS_OK) {
+                    if (redisGetReply(ctx_.get(), &raw) != REDIS_OK) {
                         throw std::runtime_error("Redis probe: " + std::string(ctx_->errstr));
                     }
                     freeReplyObject(raw);

@@ -49,8 +49,8 @@ void expect_usable(const std::string& url, const RedisServer& server) {
 
 // The keys of queue "q" holding one scheduled message, sorted.
 std::vector<std::string> queue_keys_after_one_send() {
-    return {queue_key("q", "msg"), queue_key("q", "pending"),
-            queue_key("q", "settings"), queue_key("q", "stats")};
+    return {queue_key("q", "msg"), queue_key("q", "pending"), queue_key("q", "settings"),
+            queue_key("q", "stats")};
 }
 
 using ConnectionTest = RedisTest;
