@@ -99,7 +99,7 @@ void Completer::run() {
                     "queue {}: giving up on {} outcomes at shutdown; their messages will "
                     "be delivered again when their leases run out",
                     context_.core->name(), batch.size());
-                for (const auto& c : batch) held_.forget(c.lease);
+                held_.forget(batch);
                 batch.clear();
                 continue;
             }
@@ -108,7 +108,7 @@ void Completer::run() {
             abandoned_.sleep_for(reconnect_delay(failures++));
             continue;
         }
-        for (const auto& c : batch) held_.forget(c.lease);
+        held_.forget(batch);
         batch.clear();
     }
     {

@@ -16,14 +16,12 @@ std::size_t HeldLeases::hold(std::span<const Delivery> deliveries) {
     return lapsed;
 }
 
-void HeldLeases::mark_completing(const Lease& lease) {
-    std::lock_guard lock(mutex_);
+void HeldLeases::mark_completing_locked(const Lease& lease) {
     auto it = held_.find(lease.id());
     if (it != held_.end() && it->second.token == lease.token()) it->second.completing = true;
 }
 
-void HeldLeases::forget(const Lease& lease) {
-    std::lock_guard lock(mutex_);
+void HeldLeases::forget_locked(const Lease& lease) {
     auto it = held_.find(lease.id());
     if (it != held_.end() && it->second.token == lease.token()) held_.erase(it);
 }

@@ -19,11 +19,20 @@ class HeldLeases {
     // that lapsed: delivered here again while still held, and not because its outcome was on
     // its way (that may be a nack that reached Redis just before the fetch, which lost nothing).
     std::size_t hold(std::span<const Delivery> deliveries);
-    // The handler is done and the outcome is on its way: an extension that then finds the lease
-    // gone only means the ack or nack got there first.
-    void mark_completing(const Lease& lease);
-    // The outcome reached Redis (or was given up): the lease is no longer held.
-    void forget(const Lease& lease);
+    // The handlers of `items` (each with a `lease` member) are done and their outcomes on their
+    // way: an extension that then finds a lease gone only means the ack or nack got there first.
+    // A chunk at a time under one lock: a lock per message cost e2e throughput.
+    template <class Items>
+    void mark_completing(const Items& items) {
+        std::lock_guard lock(mutex_);
+        for (const auto& item : items) mark_completing_locked(item.lease);
+    }
+    // The outcomes of `items` reached Redis (or were given up): their leases are no longer held.
+    template <class Items>
+    void forget(const Items& items) {
+        std::lock_guard lock(mutex_);
+        for (const auto& item : items) forget_locked(item.lease);
+    }
     // Still held, and not counted lost by the extender (which forgets what it counts).
     bool holds(const Lease& lease) const;
     // The extender found this lease gone. True when that is a loss (held, not completing), and
@@ -32,6 +41,9 @@ class HeldLeases {
     std::vector<Lease> all() const;
 
   private:
+    void mark_completing_locked(const Lease& lease);
+    void forget_locked(const Lease& lease);
+
     struct Held {
         std::uint64_t token = 0;
         bool completing = false;

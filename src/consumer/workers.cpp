@@ -56,7 +56,7 @@ void Worker::run() {
         }
         const auto elapsed = SteadyClock::now() - began;
         // Before the outcome can reach Redis: a lease found gone from here on is no loss.
-        for (const auto& c : done) held_.mark_completing(c.lease);
+        held_.mark_completing(done);
         completions_.push(done);
         buffer_.finished(slot_, started, elapsed);
     }
