@@ -4,17 +4,17 @@
 // usage: delayq_example_consumer QUEUE [REDIS_URL]
 //        (default URL: $DELAYQ_REDIS_URL, else redis://127.0.0.1:6379)
 #include <cstdio>
-#include <cstdlib>
 #include <delayq/delayq.hpp>
 #include <string>
+
+#include "redis_url.hpp"
 
 int main(int argc, char** argv) {
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s QUEUE [REDIS_URL]\n", argv[0]);
         return 2;
     }
-    const char* env = std::getenv("DELAYQ_REDIS_URL");
-    const std::string url = argc > 2 ? argv[2] : (env != nullptr ? env : "redis://127.0.0.1:6379");
+    const std::string url = example_redis_url(argc, argv, 2);
     try {
         delayq::Client client{url};
         client.ping();  // fail now, not in a background thread, if Redis is not there

@@ -6,17 +6,17 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <delayq/delayq.hpp>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "redis_url.hpp"
+
 using namespace std::chrono_literals;
 
 int main(int argc, char** argv) {
-    const char* env = std::getenv("DELAYQ_REDIS_URL");
-    std::string url = argc > 1 ? argv[1] : (env != nullptr ? env : "redis://127.0.0.1:6379");
+    std::string url = example_redis_url(argc, argv, 1);
     try {
         delayq::Client client{url};
         auto queue = client.queue("example-delays");

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <cstdlib>
 #include <delayq/delayq.hpp>
 #include <mutex>
 #include <random>
@@ -16,11 +15,12 @@
 #include <thread>
 #include <vector>
 
+#include "redis_url.hpp"
+
 using namespace std::chrono_literals;
 
 int main(int argc, char** argv) {
-    const char* env = std::getenv("DELAYQ_REDIS_URL");
-    const std::string url = argc > 1 ? argv[1] : (env != nullptr ? env : "redis://127.0.0.1:6379");
+    const std::string url = example_redis_url(argc, argv, 1);
     constexpr int kOrders = 10;
     try {
         delayq::Client client{url};

@@ -4,17 +4,17 @@
 //        (default URL: $DELAYQ_REDIS_URL, else redis://127.0.0.1:6379)
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <delayq/delayq.hpp>
 #include <string>
+
+#include "redis_url.hpp"
 
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr, "usage: %s QUEUE PAYLOAD [DELAY_MS] [REDIS_URL]\n", argv[0]);
         return 2;
     }
-    const char* env = std::getenv("DELAYQ_REDIS_URL");
-    const std::string url = argc > 4 ? argv[4] : (env != nullptr ? env : "redis://127.0.0.1:6379");
+    const std::string url = example_redis_url(argc, argv, 4);
     try {
         const std::chrono::milliseconds delay(argc > 3 ? std::stoll(argv[3]) : 0);
         delayq::Client client{url};

@@ -6,9 +6,10 @@
 //        (default URL: $DELAYQ_REDIS_URL, else redis://127.0.0.1:6379)
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <delayq/delayq.hpp>
 #include <string>
+
+#include "redis_url.hpp"
 
 int main(int argc, char** argv) {
     using namespace std::chrono_literals;
@@ -16,8 +17,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: %s QUEUE [REDIS_URL]\n", argv[0]);
         return 2;
     }
-    const char* env = std::getenv("DELAYQ_REDIS_URL");
-    const std::string url = argc > 2 ? argv[2] : (env != nullptr ? env : "redis://127.0.0.1:6379");
+    const std::string url = example_redis_url(argc, argv, 2);
     try {
         delayq::Client client{url};
         delayq::Leases leases = client.leases(argv[1]);
