@@ -13,7 +13,7 @@
 -- @include lib/keys.lua
 -- @include lib/lease.lua
 -- @include lib/record.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local n = #ARGV
 if n == 0 or n > MAX_BATCH then return bad_argument() end

@@ -9,7 +9,7 @@
 -- @include lib/record.lua
 -- @include lib/find.lua
 -- @include lib/blocks.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local id = ARGV[1]
 if id == nil then return bad_argument() end

@@ -8,7 +8,7 @@
 -- @include lib/util.lua
 -- @include lib/keys.lua
 -- @include lib/dead.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then

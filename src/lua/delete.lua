@@ -7,7 +7,7 @@
 -- Returns: {'deleted', pending, in_flight, dead} (the messages deleted) | {'in_flight', in_flight}
 -- @include lib/util.lua
 -- @include lib/keys.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local force = ARGV[1]
 if force ~= '0' and force ~= '1' then return bad_argument() end

@@ -6,7 +6,7 @@
 -- @include lib/constants.lua
 -- @include lib/util.lua
 -- @include lib/keys.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1

@@ -11,7 +11,7 @@
 -- @include lib/lease.lua
 -- @include lib/record.lua
 -- @include lib/wake.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
 local layout_err = check_layout()

@@ -13,7 +13,7 @@
 -- @include lib/record.lua
 -- @include lib/find.lua
 -- @include lib/wake.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end

@@ -37,7 +37,7 @@
 -- @include lib/find.lua
 -- @include lib/blocks.lua
 -- @include lib/wake.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 -- A message sent due more than this far ahead keeps its record in the cold hash until it is
 -- first delivered: a backlog of far-future messages then leaves the msg hash, which every

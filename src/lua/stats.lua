@@ -9,7 +9,7 @@
 -- @include lib/util.lua
 -- @include lib/keys.lua
 -- @include lib/wake.lua
--- @include lib/settings.lua
+-- @include lib/layout.lua
 
 local layout_err = check_layout()
 if layout_err then return layout_err end

@@ -1,10 +1,6 @@
--- The queue's settings and the layout version, in KEYS[11] (see lib/keys.lua).
+-- The queue's settings, in KEYS[11] (see lib/keys.lua), with their defaults.
 -- @include lib/keys.lua
-
--- The version of the key layout and record format these scripts read and write. A queue records
--- it with its first send; a client of another version is refused with a clear error instead of
--- misreading (and then rewriting) records it does not know, e.g. during a rolling upgrade.
-local LAYOUT = '1'
+-- @include lib/layout.lua
 
 -- The queue's settings, stored in KEYS[11] so that every client of the queue agrees on them, and
 -- their defaults. max_attempts applies to messages sent without their own (their record keeps 0,
@@ -18,21 +14,6 @@ local SETTING_DEFAULTS = {
     backoff_multiplier = 2, backoff_jitter = 0.2, dead_max_count = 100000,
     dead_max_age_ms = 2592000000, paused = 0,
 }
-
--- An error reply when `layout` (the queue's recorded version, or nil for none yet) is not
--- LAYOUT; nil when the queue can be used.
-local function layout_error(layout)
-    if layout and layout ~= LAYOUT then
-        return redis.error_reply('ERR delayq layout: the queue has layout version ' .. layout
-            .. ' and this client speaks version ' .. LAYOUT
-            .. '; run one version of delayq on a queue')
-    end
-    return nil
-end
-
-local function check_layout()
-    return layout_error(redis.call('HGET', K.settings, 'layout'))
-end
 
 -- The queue's settings, defaults filled in, with the sequence counter (seq: the stored text, or
 -- false when there is none; see take_seq); or nil and the layout error.
