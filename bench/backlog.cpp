@@ -43,7 +43,7 @@ void run_backlog(Context& ctx) {
             note("backlog: loading " + std::to_string(size - loaded) + " far-future messages");
             Window load(ctx.probe());
             double wall = send_batches(
-                ctx.url(), queue, size - loaded, 1000, s.batch_producers, far,
+                ctx.url(), queue, size - loaded, 1000, s.batch_producers, far, {},
                 [&] { load.start(); }, [&] { load.stop(); });
             note("backlog: loaded at " +
                  std::to_string(static_cast<long long>(static_cast<double>(size - loaded) / wall)) +

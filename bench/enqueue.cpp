@@ -6,6 +6,8 @@
 //   batch:  send_batch of `batch` (1000) from `batch_producers` threads (2); batch_100 too.
 //   batch_near: as batch, due in 30 minutes instead of 24 hours: the records are stored one by
 //               one in msg, not in blocks (docs/design.md, Keys).
+//   batch_spread: as batch, each message due at its own time, uniform over the next 10 s (the
+//                 precision mode's sends).
 
 #include <deque>
 #include <future>
@@ -25,7 +27,7 @@ void warm_up(Context& ctx) {
 
 Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
                      std::size_t batch, const SendOptions& options, bool with_memory,
-                     bool shared_queue, std::size_t in_flight) {
+                     bool shared_queue, std::size_t in_flight, std::chrono::milliseconds spread) {
     Probe& probe = ctx.probe();
     Window window(probe);
     // Memory is compared with a baseline taken before the producers connect, and measured after
@@ -39,7 +41,7 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
     };
     double wall = 0;
     if (batch > 0) {
-        wall = send_batches(ctx.url(), queue, n, batch, producers, options, start, stop);
+        wall = send_batches(ctx.url(), queue, n, batch, producers, options, spread, start, stop);
     } else {
         std::vector<std::unique_ptr<Client>> clients(producers);
         std::vector<std::optional<Queue>> queues(producers);
@@ -116,6 +118,7 @@ void run_enqueue(Context& ctx) {
         std::size_t in_flight = 0;  // send_async from one thread
         bool with_floor = false;    // each run followed by measure_send_floor
         std::chrono::milliseconds delay = std::chrono::hours(24);
+        std::chrono::milliseconds spread{0};  // each message's delay + uniform 0..spread
     };
     const std::vector<Target> single_targets = {{"msgs_per_s", true, 100'000}};
     std::vector<Variant> variants = {
@@ -140,6 +143,17 @@ void run_enqueue(Context& ctx) {
          0,
          true,
          std::chrono::minutes(30)},
+        // Due times spread as in the precision mode: each message due at its own instant.
+        {"batch_spread",
+         n_batch,
+         s.batch_producers,
+         s.batch,
+         false,
+         {},
+         0,
+         false,
+         std::chrono::milliseconds(0),
+         std::chrono::seconds(10)},
     };
     for (const auto& v : variants) {
         std::vector<Json> runs;
@@ -148,7 +162,7 @@ void run_enqueue(Context& ctx) {
             const std::string q = ctx.fresh_queue("enqueue");
             runs.push_back(measure_enqueue(ctx, q, v.n, v.producers, v.batch,
                                            SendOptions{.delay = v.delay}, true, v.shared,
-                                           v.in_flight));
+                                           v.in_flight, v.spread));
             ctx.probe().drop_queue(q);
             if (v.with_floor) {
                 add_floor(ctx, runs.back(), "enqueue, HSET + ZADD without a script",

@@ -20,7 +20,7 @@ Json measure_memory(Context& ctx, std::size_t n) {
     window.set_memory_baseline(probe.used_memory());
     const double wall = send_batches(
         ctx.url(), queue, n, 1000, ctx.settings().batch_producers,
-        SendOptions{.delay = std::chrono::hours(24 * 30)}, [&] { window.start(); },
+        SendOptions{.delay = std::chrono::hours(24 * 30)}, {}, [&] { window.start(); },
         [&] {
             probe.wait_clients_at_most(clients);
             window.stop();

@@ -32,7 +32,8 @@ void warm_up(Context& ctx);
 // The line holds n, producers, batch, msgs_per_s and the Redis-side fields.
 Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std::size_t producers,
                      std::size_t batch, const SendOptions& options, bool with_memory,
-                     bool shared_queue = false, std::size_t in_flight = 0);
+                     bool shared_queue = false, std::size_t in_flight = 0,
+                     std::chrono::milliseconds spread = {});
 
 // The same messages' bare Redis work (HSET of the records, ZADD of the members, no script) from
 // `producers` raw connections in calls of `batch`, due `delay` ahead: the per-record floor that

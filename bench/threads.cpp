@@ -5,6 +5,7 @@
 #include <exception>
 #include <latch>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include "harness.hpp"
@@ -73,13 +74,20 @@ double run_threads(std::size_t threads, const std::function<void(std::size_t)>& 
 
 double send_batches(const std::string& url, const std::string& queue_name, std::size_t n,
                     std::size_t batch, std::size_t producers, const SendOptions& options,
-                    const std::function<void()>& ready, const std::function<void()>& done) {
+                    std::chrono::milliseconds spread, const std::function<void()>& ready,
+                    const std::function<void()>& done) {
     std::vector<std::unique_ptr<Client>> clients(producers);
     std::vector<std::vector<Message>> batches(producers);
     auto setup = [&](std::size_t i) {
         clients[i] = std::make_unique<Client>(url);
         clients[i]->ping();
         batches[i].assign(batch, Message{payload16(), options});
+        if (spread.count() > 0) {
+            // Delays drawn once per producer, so that the timed loop draws nothing.
+            std::mt19937 rng(static_cast<std::uint32_t>(i));
+            std::uniform_int_distribution<std::int64_t> extra(0, spread.count());
+            for (auto& m : batches[i]) m.options.delay += Duration(extra(rng));
+        }
     };
     auto body = [&](std::size_t i) {
         Queue q = clients[i]->queue(queue_name);
