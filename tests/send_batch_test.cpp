@@ -157,6 +157,82 @@ TEST_F(SendBatchTest, MessagesDueInTheSameMillisecondLeaveInSendOrder) {
     EXPECT_EQ(got, sent);
 }
 
+// Messages that each have their own due time share one run of send.lua, each stating its due
+// time or delay: every kind of message in such runs keeps its own due time, in msg or in cold,
+// and reports it.
+TEST_F(SendBatchTest, MessagesWithTheirOwnDueTimesKeepEach) {
+    Queue q = queue();
+    q.send("old", {.delay = 5min, .id = "held"});
+    const std::int64_t held_due = ms(admin(q).get("held")->due);
+    const std::int64_t before = server().time_ms();
+    auto at = [&](std::int64_t offset) {
+        return std::chrono::system_clock::time_point(std::chrono::milliseconds(before + offset));
+    };
+    std::vector<Message> batch = {
+        {"g1", {.delay = 5h}},
+        {"g2", {.delay = 10min}},
+        {"g3", {.delay = 3h}},
+        {"g4", {.delay = 1s}},
+        {"a1", {.at = at(-500)}},
+        {"a2", {.at = at(-900)}},
+        {"a3", {.at = at(2 * 3600 * 1000)}},
+        {"c1", {.delay = 2h, .id = "c1"}},
+        {"c2", {.delay = 20min, .id = "held"}},
+        {"c3", {.delay = 30min, .id = "c3"}},
+        {"c4", {.delay = 40min, .id = "c3"}},
+        {"e1", {.delay = 1min, .expire_after = 24h}},
+        {"e2", {.delay = 3h, .expire_after = 24h}},
+    };
+    const std::vector<SendResult> r = q.send_batch(batch);
+    const std::int64_t after = server().time_ms();
+    ASSERT_EQ(r.size(), batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+        const SendOptions& o = batch[i].options;
+        const auto info = admin(q).get(r[i].id);
+        ASSERT_TRUE(info) << i;
+        if (r[i].duplicate) continue;
+        EXPECT_EQ(ms(r[i].due), ms(info->due)) << i;
+        EXPECT_EQ(info->payload, batch[i].payload) << i;
+        if (o.at) {
+            EXPECT_EQ(ms(r[i].due), ms(std::chrono::time_point_cast<Duration>(*o.at))) << i;
+        } else {
+            EXPECT_GE(ms(r[i].due), before + o.delay.count()) << i;
+            EXPECT_LE(ms(r[i].due), after + o.delay.count()) << i;
+        }
+        EXPECT_EQ(info->expire_at.has_value(), o.expire_after > 0ms) << i;
+    }
+    EXPECT_TRUE(r[8].duplicate);
+    EXPECT_EQ(ms(r[8].due), held_due);
+    EXPECT_EQ(admin(q).get("held")->payload, "old");
+    EXPECT_FALSE(r[9].duplicate);
+    EXPECT_TRUE(r[10].duplicate);
+    EXPECT_EQ(ms(r[10].due), ms(r[9].due));
+    EXPECT_EQ(admin(q).get("c3")->payload, "c3");
+    EXPECT_EQ(admin(q).stats().totals.sent, 1u + batch.size() - 2);
+    // The two due in the past come first, the earlier first.
+    const auto f = leases(q).fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    EXPECT_EQ(f.deliveries[0].payload(), "a2");
+    EXPECT_EQ(f.deliveries[1].payload(), "a1");
+}
+
+// A message whose expiry falls before its own absolute due time is the server's to find (its
+// clock decides); it refuses the whole batch, as it does a run's shared due time.
+TEST_F(SendBatchTest, OneOwnDueTimeAfterItsExpiryRefusesTheBatch) {
+    Queue q = queue();
+    const std::int64_t now = server().time_ms();
+    auto at = [&](std::int64_t offset) {
+        return std::chrono::system_clock::time_point(std::chrono::milliseconds(now + offset));
+    };
+    std::vector<Message> batch = {
+        {"ok", {.at = at(60'000), .expire_after = 1h}},
+        {"late", {.at = at(2 * 3600 * 1000), .expire_after = 1h}},
+        {"ok", {.at = at(120'000), .expire_after = 1h}},
+    };
+    EXPECT_THROW(q.send_batch(batch), InvalidArgument);
+    EXPECT_EQ(server().dbsize(), 0);
+}
+
 TEST_F(SendBatchTest, QueuesAreIndependent) {
     Queue a = queue("alpha");
     Queue b = queue("beta");

@@ -25,11 +25,15 @@ struct Defaults {
     std::size_t max_payload_bytes = 0;
 };
 
-// One call of send.lua: its arguments (validated; they view the payloads) and where each run of
-// messages with equal options ends, which the reply is read by.
+// One call of send.lua: its arguments (validated; they view the payloads) and its runs of
+// messages, which the reply is read by.
 struct Call {
+    struct Run {
+        std::size_t end = 0;   // one past the run's last message
+        bool own_due = false;  // each message states its due time (send.lua)
+    };
     ScriptArgs args;
-    std::vector<std::size_t> run_ends;
+    std::vector<Run> runs;
 };
 
 // Validates 1..kMaxBatch messages and builds the call; throws InvalidArgument.

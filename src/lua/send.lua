@@ -10,8 +10,10 @@
 --                    then the payload as a msgpack string), so nothing per message is built
 --                    here;
 --                    '1': each message is two values, id then payload (id '' = generate one)
---   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms
---   delay_ms         delay after the Redis server's now, ms
+--   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms, or
+--                    '*': each message is preceded by its own due time (unix ms)
+--   delay_ms         delay after the Redis server's now, ms, or '*' (with at_ms ''): each
+--                    message is preceded by its own delay (ms)
 --   max_attempts     deliveries allowed before dead-lettering, or 0 for the queue's setting
 --                    (kept as 0 in the record, so that a change of the setting applies)
 --   expire_after_ms  0 for never; else from now + this on, the message is no longer delivered:
@@ -23,7 +25,10 @@
 -- Message k of the call (from 1) gets sequence number first + k - 1; a generated id is that
 -- number as a sequence key. Caller ids of SEQ_LEN lowercase hex digits are refused: they are the
 -- generated ids' form, so a generated id never meets a caller's.
--- Returns: {first, the due time (unix ms) of each run, then for each message with a caller id
+-- Messages that each have their own due time share a run that way: a header per message was
+-- half of such a batch's cost.
+-- Returns: {first, the due time (unix ms) of each run (of a run with a due time or delay per
+--   message: the server's now its delays count from), then for each message with a caller id
 --   -1 when it was created, or the due time of the message that already held the id (nothing
 --   changed)}. Nothing per message with a generated id: a reply value per message was a tenth
 --   of a batch's cost.
@@ -48,19 +53,25 @@ local now, now_us = clock()
 
 -- Validate every run before the first write. Options come once per run, not per message: six
 -- strings per message were a tenth of a batch's cost, in parsing and in Lua strings.
-local runs = {}  -- per run: first message, count, with_ids, first argument, due, max, expire
+local runs = {}  -- per run: first message, count, with_ids, first argument, due, max, expire,
+                 -- and the due of each message when they state their own (else nil)
 local n, i = 0, 1
 local has_caller_ids = false
 while i <= #ARGV do
     if i + 5 > #ARGV then return bad_argument() end
     local count, with_ids = uint(ARGV[i]), ARGV[i + 1] == '1'
-    local delay, max, expire_after = uint(ARGV[i + 3]), uint(ARGV[i + 4]), uint(ARGV[i + 5])
+    local own_at = ARGV[i + 2] == '*'
+    local own_delay = ARGV[i + 2] == '' and ARGV[i + 3] == '*'
+    local own = own_at or own_delay  -- each message is preceded by its due time or delay
+    local delay = own and 0 or uint(ARGV[i + 3])
+    local max, expire_after = uint(ARGV[i + 4]), uint(ARGV[i + 5])
     if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
-        or max == nil or expire_after == nil or (not with_ids and expire_after > 0) then
+        or max == nil or expire_after == nil or (not with_ids and expire_after > 0)
+        or (own_at and ARGV[i + 3] ~= '') then
         return bad_argument()
     end
     local due = now + delay
-    if ARGV[i + 2] ~= '' then
+    if ARGV[i + 2] ~= '' and not own then
         due = uint(ARGV[i + 2])
         if due == nil then return bad_argument() end
     end
@@ -70,19 +81,36 @@ while i <= #ARGV do
         expire = now + expire_after
         if expire <= due then return redis.error_reply('ERR delayq: expiry before due time') end
     end
-    local width = with_ids and 2 or 1
+    local width = (with_ids and 2 or 1) + (own and 1 or 0)
     if i + 5 + count * width > #ARGV then return bad_argument() end
+    local dues = nil
+    if own then
+        dues = {}
+        local base = own_delay and now or 0
+        for a = i + 6, i + 5 + count * width, width do
+            local d = uint(ARGV[a])
+            if d == nil then return bad_argument() end
+            d = base + d
+            if d > MAX_TIME_MS then return due_too_late() end
+            if expire > 0 and expire <= d then
+                return redis.error_reply('ERR delayq: expiry before due time')
+            end
+            dues[#dues + 1] = d
+        end
+        due = now
+    end
+    local first_value = i + 6 + (own and 1 or 0)  -- of the first message, after its due
     if with_ids then
         has_caller_ids = true
-        for a = i + 6, i + 5 + count * 2, 2 do
+        for a = first_value, i + 5 + count * width, width do
             local id = ARGV[a]
             if is_seq_key(id) then return bad_argument() end
         end
-    elseif ARGV[i + 6]:byte(1) ~= cmsgpack.pack(max):byte(1) then
+    elseif ARGV[first_value]:byte(1) ~= cmsgpack.pack(max):byte(1) then
         -- A cheap check that the records follow this contract: the first one starts with max.
         return bad_argument()
     end
-    runs[#runs + 1] = {n + 1, count, with_ids, i + 6, due, max, expire}
+    runs[#runs + 1] = {n + 1, count, with_ids, i + 6, due, max, expire, dues}
     n = n + count
     i = i + 6 + count * width
     if n > MAX_BATCH then return bad_argument() end
@@ -124,7 +152,8 @@ local found, caller_ids = {}, {}
 if has_caller_ids then
     for _, run in ipairs(runs) do
         if run[3] then
-            for a = run[4], run[4] + run[2] * 2 - 1, 2 do
+            local width = run[8] and 3 or 2
+            for a = run[4] + width - 2, run[4] + run[2] * width - 1, width do
                 if ARGV[a] ~= '' then caller_ids[#caller_ids + 1] = ARGV[a] end
             end
         end
@@ -177,14 +206,35 @@ local function add_blocks(hset, a, n, m)
 end
 local w = 0  -- length of zadd
 for r, run in ipairs(runs) do out[r + 1] = run[5] end
+-- Stores the records of a run of generated ids whose messages each state their due time:
+-- ARGV[a] is a message's due time or delay, ARGV[a + 1] its record.
+local function add_own_dues(k, a, dues)
+    local h, c = #hot, #cold
+    for j = 1, #dues do
+        local key, due = keys[k], dues[j]
+        if due - now > COLD_AFTER_MS then
+            cold[c + 1], cold[c + 2] = key, ARGV[a + 1]
+            c = c + 2
+        else
+            hot[h + 1], hot[h + 2] = key, ARGV[a + 1]
+            h = h + 2
+        end
+        zadd[w + 1], zadd[w + 2] = str(due), key
+        if earliest == nil or due < earliest then earliest = due end
+        w, k, a = w + 2, k + 1, a + 2
+    end
+end
 local f = 0  -- caller ids looked up so far
 local created_at = {}  -- caller id -> due of the message of this call that created it
 for _, run in ipairs(runs) do
     local k, with_ids, a, due, max, expire = run[1], run[3], run[4], run[5], run[6], run[7]
+    local dues = run[8]
     local due_s = str(due)
     local hset = due - now > COLD_AFTER_MS and cold or hot
     local h = #hset  -- length of hset
-    if not with_ids then
+    if dues and not with_ids then
+        add_own_dues(k, a, dues)
+    elseif not with_ids then
         if earliest == nil or due < earliest then earliest = due end
         if hset == cold and run[2] >= BLOCK_MIN then
             add_blocks(hset, a, run[2], k)
@@ -203,7 +253,15 @@ for _, run in ipairs(runs) do
     else
         -- The record's shapes (lib/record.lua): max and payload; or max, expire, member, payload.
         local short_prefix, long_prefix = cmsgpack.pack(max), nil
-        for _ = 1, run[2] do
+        local width = dues and 3 or 2
+        if dues then a = a + 1 end  -- past the first message's due time
+        for j = 1, run[2] do
+            if dues then
+                due = dues[j]
+                due_s = str(due)
+                hset = due - now > COLD_AFTER_MS and cold or hot
+                h = #hset
+            end
             local id, payload, key = ARGV[a], ARGV[a + 1], keys[k]
             local create, member = true, key
             if id == '' then
@@ -239,7 +297,7 @@ for _, run in ipairs(runs) do
                 h, w = h + 2, w + 2
                 if earliest == nil or due < earliest then earliest = due end
             end
-            k, a = k + 1, a + 2
+            k, a = k + 1, a + width
         end
     end
 end
