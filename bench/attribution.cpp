@@ -11,6 +11,7 @@
 #include <map>
 
 #include "modes.hpp"
+#include "scripts.hpp"
 
 namespace delayq::bench {
 namespace {
@@ -30,16 +31,6 @@ std::string upper(std::string s) {
     return s;
 }
 
-// The real argument count: SLOWLOG keeps 32 and says "... (N more arguments)" in the last.
-std::size_t arg_count(const std::vector<RawReply>& args) {
-    if (args.empty()) return 0;
-    const std::string& last = args.back().str;
-    if (last.starts_with("... (")) {
-        return args.size() - 1 + static_cast<std::size_t>(std::stoul(last.substr(5)));
-    }
-    return args.size();
-}
-
 struct InnerStat {
     std::int64_t calls = 0;
     std::int64_t usec = 0;
@@ -55,29 +46,29 @@ struct ScriptStat {
 struct InnerEntry {
     std::string name;
     std::int64_t usec = 0;
-    std::size_t argc = 0;
+    std::string counter;      // HINCRBY stats: the field
+    std::int64_t counted = 0;  // and the increment
 };
 
-// Names the script of an EVALSHA from its argument count and the commands it ran, and counts
-// the messages it handled.
+// Names the script of an EVALSHA by its SHA1, and counts the messages it handled by the stats
+// counter it moved (sent, delivered, acked...): argument counts no longer tell the scripts apart
+// (a send's runs vary in width).
 std::pair<std::string, std::int64_t> classify(const std::vector<RawReply>& args,
                                               const std::vector<InnerEntry>& inner) {
-    const std::size_t argc = arg_count(args);
-    const std::size_t numkeys = args.size() > 2 ? std::stoul(args[2].str) : 0;
-    const std::size_t argv = argc >= 3 + numkeys ? argc - 3 - numkeys : 0;
-    const bool timed = std::any_of(inner.begin(), inner.end(),
-                                   [](const InnerEntry& e) { return e.name == "time"; });
-    if (timed && argv == 4) {  // fetch: max_count, visibility, dead_max_count, dead_max_age
-        std::int64_t leased = 0;
-        for (const auto& e : inner) {
-            if (e.name == "hset") leased = static_cast<std::int64_t>((e.argc - 2) / 2);
-        }
-        return {"fetch", leased};
+    using namespace detail::scripts;
+    static const std::map<std::string, std::pair<std::string, std::string>> kByHash = {
+        {kSend.sha1, {"send", "sent"}},          {kFetch.sha1, {"fetch", "delivered"}},
+        {kAck.sha1, {"ack", "acked"}},           {kNack.sha1, {"nack", "retried"}},
+        {kExtend.sha1, {"extend", ""}},          {kRelease.sha1, {"release", "released"}},
+        {kStats.sha1, {"stats", ""}},            {kSettings.sha1, {"settings", ""}},
+    };
+    const auto it = args.size() > 1 ? kByHash.find(args[1].str) : kByHash.end();
+    if (it == kByHash.end()) return {"other", 0};
+    std::int64_t msgs = 0;
+    for (const auto& e : inner) {
+        if (e.counter == it->second.second) msgs += e.counted;
     }
-    if (timed && argv % 6 == 0) return {"send", static_cast<std::int64_t>(argv / 6)};
-    if (timed && argv % 2 == 1) return {"extend", static_cast<std::int64_t>(argv / 2)};
-    if (!timed && argv % 2 == 0) return {"ack", static_cast<std::int64_t>(argv / 2)};
-    return {"other", 0};
+    return {it->second.first, msgs};
 }
 
 }  // namespace
@@ -119,7 +110,12 @@ Json slowlog_collect(Probe& probe) {
             std::string name = args[0].str;
             std::transform(name.begin(), name.end(), name.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            group.push_back(InnerEntry{name, e[2].integer, arg_count(args)});
+            InnerEntry entry{name, e[2].integer, {}, 0};
+            if (name == "hincrby" && args.size() == 4) {
+                entry.counter = args[2].str;
+                entry.counted = std::stoll(args[3].str);
+            }
+            group.push_back(entry);
         }
     }
     Json out = Json::object();

@@ -35,7 +35,8 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --prefetch N, --max-batch N
                        e2e/backlog consumer settings (default: e2e sweeps them)
   --idle-seconds S     idle measurement window (default 20)
-  --attribute          e2e: one more run with SLOWLOG on, split per script and command
+  --attribute          e2e, precision: one more run (per rate) with SLOWLOG on, split per
+                       script and command
   --no-rehash-settle   backlog: measure right after loading, while Redis still rehashes the
                        grown tables (default: finish the rehash first, the steady state)
   --backlog-delay S    backlog: seconds until the backlog is due (default a year: the cold

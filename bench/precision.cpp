@@ -272,6 +272,23 @@ void run_precision(Context& ctx) {
             targets.insert(targets.begin(), {"lateness_ms.p99", false, 5.0});
         apply_targets(line, targets);
         emit(line);
+        if (s.attribute) {
+            note("precision " + level.variant + ": attribution run with SLOWLOG");
+            // Entries: the producers' calls (one per tick each), fetches and ack batches.
+            const double seconds = ctx.quick() ? 2.0 : s.precision_seconds;
+            const auto entries = static_cast<std::size_t>(
+                seconds * (1000.0 / s.precision_tick_ms * static_cast<double>(s.batch_producers) +
+                           level.rate / 10.0) +
+                100'000);
+            slowlog_start(ctx.probe(), entries);
+            Json measured = measure_precision(ctx, level.rate, cfg, s.runs);
+            Json attr{{"mode", "attribution"}, {"variant", "precision_" + level.variant}};
+            attr["scripts"] = slowlog_collect(ctx.probe());
+            attr["rate_per_s"] = level.rate;
+            attr["send_msgs_per_s_with_slowlog"] = measured["send_msgs_per_s"];
+            attr["redis_cpu_us_per_msg_with_slowlog"] = measured["redis_cpu_us_per_msg"];
+            emit(attr);
+        }
     }
 }
 
