@@ -46,7 +46,7 @@ struct ScriptStat {
 struct InnerEntry {
     std::string name;
     std::int64_t usec = 0;
-    std::string counter;      // HINCRBY stats: the field
+    std::string counter;       // HINCRBY stats: the field
     std::int64_t counted = 0;  // and the increment
 };
 
@@ -57,10 +57,10 @@ std::pair<std::string, std::int64_t> classify(const std::vector<RawReply>& args,
                                               const std::vector<InnerEntry>& inner) {
     using namespace detail::scripts;
     static const std::map<std::string, std::pair<std::string, std::string>> kByHash = {
-        {kSend.sha1, {"send", "sent"}},          {kFetch.sha1, {"fetch", "delivered"}},
-        {kAck.sha1, {"ack", "acked"}},           {kNack.sha1, {"nack", "retried"}},
-        {kExtend.sha1, {"extend", ""}},          {kRelease.sha1, {"release", "released"}},
-        {kStats.sha1, {"stats", ""}},            {kSettings.sha1, {"settings", ""}},
+        {kSend.sha1, {"send", "sent"}}, {kFetch.sha1, {"fetch", "delivered"}},
+        {kAck.sha1, {"ack", "acked"}},  {kNack.sha1, {"nack", "retried"}},
+        {kExtend.sha1, {"extend", ""}}, {kRelease.sha1, {"release", "released"}},
+        {kStats.sha1, {"stats", ""}},   {kSettings.sha1, {"settings", ""}},
     };
     const auto it = args.size() > 1 ? kByHash.find(args[1].str) : kByHash.end();
     if (it == kByHash.end()) return {"other", 0};
