@@ -76,6 +76,19 @@ struct Totals {
     std::uint64_t orphans_removed = 0;
 };
 
+// How late deliveries came (delivered minus due, on the Redis clock), over every delivery of the
+// queue by any consumer since the queue was created. Counted by the fetch script, so it holds for
+// all consumers, C++ or HTTP, and survives their restarts. Cumulative, as Prometheus counts.
+struct LatenessHistogram {
+    struct Bucket {
+        Duration le;              // upper bound, inclusive; Duration::max() for the last (+Inf)
+        std::uint64_t count = 0;  // deliveries at most `le` late
+    };
+    std::vector<Bucket> buckets;  // every bucket, ascending
+    Duration sum{0};              // of all lateness
+    std::uint64_t count = 0;      // deliveries counted
+};
+
 struct QueueStats {
     TimePoint now;  // Redis server time of the snapshot
     std::size_t scheduled = 0;
@@ -86,6 +99,7 @@ struct QueueStats {
     std::optional<TimePoint> oldest_due;  // earliest due time of all pending messages
     Duration oldest_overdue_age{0};       // how long the oldest ready message has waited
     Totals totals;
+    LatenessHistogram lateness;
 };
 
 struct MessageInfo {

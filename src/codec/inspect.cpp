@@ -74,7 +74,7 @@ std::pair<std::string_view, std::string_view> parse_cursor(std::string_view curs
 }
 
 // stats.lua: {now_ms, scheduled, ready, in_flight, dead, oldest_due_ms, next_future_due_ms,
-// totals}.
+// totals, lateness}.
 enum StatsField : std::size_t {
     kNow,
     kScheduled,
@@ -83,8 +83,27 @@ enum StatsField : std::size_t {
     kDead,
     kOldestDue,
     kNextDue,
-    kTotals
+    kTotals,
+    kLateness
 };
+
+// The lateness pairs of stats.lua: the sum, then every bucket's bound and its own count, which
+// become Prometheus' cumulative counts.
+LatenessHistogram decode_lateness(const Reply& reply) {
+    const auto& pairs = reply.as_array();
+    if (pairs.size() < 2 || pairs.size() % 2 != 0 || pairs[0].as_string() != "sum_ms") {
+        throw ServerError("stats: malformed lateness histogram");
+    }
+    LatenessHistogram h;
+    h.sum = Duration(std::stoll(pairs[1].as_string()));
+    for (std::size_t i = 2; i + 1 < pairs.size(); i += 2) {
+        const std::string& bound = pairs[i].as_string();
+        h.count += std::stoull(pairs[i + 1].as_string());
+        h.buckets.push_back(LatenessHistogram::Bucket{
+            bound == "+Inf" ? Duration::max() : Duration(std::stoll(bound)), h.count});
+    }
+    return h;
+}
 
 }  // namespace
 
@@ -167,6 +186,7 @@ QueueStats decode_stats(const Reply& reply) {
             }
         }
     }
+    s.lateness = decode_lateness(reply.at(kLateness));
     return s;
 }
 

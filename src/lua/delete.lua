@@ -20,5 +20,5 @@ if in_flight > 0 and force == '0' then return {'in_flight', in_flight} end
 local pending, dead = redis.call('ZCARD', K.pending), redis.call('ZCARD', K.dead)
 -- UNLINK frees large values in the background instead of blocking Redis for them.
 redis.call('UNLINK', K.msg, K.pending, K.inflight, K.dead, K.err, K.stats, K.cold,
-           K.blocks, K.blockidx, K.settings)
+           K.blocks, K.blockidx, K.settings, K.lateness)
 return {'deleted', pending, in_flight, dead}

@@ -6,6 +6,8 @@
 -- ARGV: 1 max_count (1..MAX_BATCH), 2 visibility_ms (> 0)
 -- Settings: paused (nothing is leased; lapsed leases are still swept), max_attempts (for records
 --   without their own), the dead-letter retention bounds; read first, with the layout version.
+-- Also counts every delivery's lateness (now - due) into the lateness histogram
+--   (lib/lateness.lua): an HINCRBY per bucket the call's deliveries fell in, and one for the sum.
 -- Returns: {now_ms, next_ms, deliveries, dead_events}
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
@@ -27,6 +29,7 @@
 -- @include lib/dead.lua
 -- @include lib/wake.lua
 -- @include lib/settings.lua
+-- @include lib/lateness.lua
 
 -- Expired leases handled per call, to bound the work per call (a string: see str in
 -- lib/util.lua).
@@ -126,6 +129,8 @@ if total > 0 then
     local last_due_s, due_part = nil, nil  -- due_part: the due time as a msgpack fixstr
     local run_attempts, run_max, run_at, run_n = nil, nil, 0, 0  -- run_at: index of its count
     local hset, zadd, w, d = {}, {}, 0, 0
+    -- Lateness is counted per run of deliveries that share a due time: one bucket lookup each.
+    local late, late_due_s, late_ms, late_n = lateness_new(), nil, 0, 0
     local deadline = str(now + visibility)
     for i = 1, total do
         local id, member, rec = ids[i], members[i], recs[i]
@@ -181,6 +186,11 @@ if total > 0 then
                 deliveries[d + 3] = max
                 d = d + 4
             end
+            if due_s ~= late_due_s then
+                if late_n > 0 then lateness_add(late, late_ms, late_n) end
+                late_due_s, late_ms, late_n = due_s, now - tonumber(due_s), 0
+            end
+            late_n = late_n + 1
             local a = attempt_bytes[attempts]
             if not a then
                 a = cmsgpack.pack(attempts)
@@ -211,6 +221,8 @@ if total > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))
         redis.call('HINCRBY', K.stats, 'delivered', w / 2)
+        lateness_add(late, late_ms, late_n)
+        lateness_write(late)
     end
 end
 

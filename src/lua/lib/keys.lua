@@ -22,11 +22,13 @@
 --                           and record format (LAYOUT), which every script checks first; and
 --                           'seq', the counter for sequence keys and delivery tokens (read with
 --                           the layout, so that a send pays no command for the check)
+--   KEYS[12] lateness hash  the delivery lateness histogram: bucket -> deliveries, 'sum_ms'
+--                           (lib/lateness.lua); written by fetch only
 -- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
 -- just the sequence key when the id was generated (then the id is the sequence key). The
 -- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
 local K = {
     msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
     err = KEYS[5], stats = KEYS[6], wake = KEYS[7], cold = KEYS[8], blocks = KEYS[9],
-    blockidx = KEYS[10], settings = KEYS[11],
+    blockidx = KEYS[10], settings = KEYS[11], lateness = KEYS[12],
 }
