@@ -56,6 +56,33 @@ TEST_F(LatenessTest, DeliveriesFallInTheBucketsOfTheirLateness) {
     EXPECT_EQ(h.sum.count(), 3 * 3'000 + 2 * 200'000 + 5 * elapsed);
 }
 
+// One fetch of messages late by amounts across every bucket, each its own due time: the buckets
+// match what the deliveries' own due times and the fetch's clock say.
+TEST_F(LatenessTest, ManyDueTimesInOneFetchEachFindTheirBucket) {
+    Queue q = queue();
+    const std::int64_t now = server().time_ms();
+    std::vector<Message> batch;
+    for (std::int64_t late : {0, 1, 2, 3, 7, 30, 400, 2'000, 7'000, 20'000, 100'000, 1'000'000,
+                              4'000'000, 7, 400, 400}) {
+        batch.push_back({"m", {.at = from_ms(now - late)}});
+    }
+    q.send_batch(batch);
+    const FetchResult f = leases(q).fetch(100, 30s);
+    ASSERT_EQ(f.deliveries.size(), batch.size());
+
+    const LatenessHistogram h = admin(q).stats().lateness;
+    EXPECT_EQ(h.count, batch.size());
+    std::int64_t sum = 0;
+    for (const auto& d : f.deliveries) sum += ms(f.now) - ms(d.due());
+    EXPECT_EQ(h.sum.count(), sum);
+    for (const auto& bucket : h.buckets) {
+        const auto expected = std::count_if(
+            f.deliveries.begin(), f.deliveries.end(),
+            [&](const Delivery& d) { return Duration(ms(f.now) - ms(d.due())) <= bucket.le; });
+        EXPECT_EQ(bucket.count, static_cast<std::uint64_t>(expected)) << bucket.le.count();
+    }
+}
+
 // Every consumer's fetch counts, and so does a redelivery, by its own due time.
 TEST_F(LatenessTest, EveryConsumerAndEveryRedeliveryCounts) {
     Queue q = queue();

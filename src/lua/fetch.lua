@@ -129,8 +129,10 @@ if total > 0 then
     local last_due_s, due_part = nil, nil  -- due_part: the due time as a msgpack fixstr
     local run_attempts, run_max, run_at, run_n = nil, nil, 0, 0  -- run_at: index of its count
     local hset, zadd, w, d = {}, {}, 0, 0
-    -- Lateness is counted per run of deliveries that share a due time: one bucket lookup each.
-    local late, late_due_s, late_ms, late_n = lateness_new(), nil, 0, 0
+    -- Lateness (lib/lateness.lua), converted, bucketed and counted once per run of deliveries
+    -- that share a due time: late_n of them, late_ms late, in bucket late_b.
+    local late_counts, late_sum, late_b = {}, 0, #LATENESS_FIELDS
+    local late_due_s, late_ms, late_n = nil, 0, 0
     local deadline = str(now + visibility)
     for i = 1, total do
         local id, member, rec = ids[i], members[i], recs[i]
@@ -187,8 +189,12 @@ if total > 0 then
                 d = d + 4
             end
             if due_s ~= late_due_s then
-                if late_n > 0 then lateness_add(late, late_ms, late_n) end
+                if late_n > 0 then
+                    late_counts[late_b] = (late_counts[late_b] or 0) + late_n
+                    late_sum = late_sum + late_ms * late_n
+                end
                 late_due_s, late_ms, late_n = due_s, now - tonumber(due_s), 0
+                late_b = lateness_bucket(late_ms, late_b)
             end
             late_n = late_n + 1
             local a = attempt_bytes[attempts]
@@ -221,8 +227,8 @@ if total > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))
         redis.call('HINCRBY', K.stats, 'delivered', w / 2)
-        lateness_add(late, late_ms, late_n)
-        lateness_write(late)
+        late_counts[late_b] = (late_counts[late_b] or 0) + late_n
+        lateness_write(late_counts, late_sum + late_ms * late_n)
     end
 end
 
