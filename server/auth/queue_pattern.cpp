@@ -1,0 +1,32 @@
+#include "auth/queue_pattern.hpp"
+
+namespace delayq::server {
+
+std::optional<QueuePattern> QueuePattern::parse(std::string_view text) {
+    if (text.empty()) return std::nullopt;
+    QueuePattern p;
+    p.text_ = text;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\\') {
+            if (i + 1 == text.size() || (text[i + 1] != '*' && text[i + 1] != '\\')) {
+                return std::nullopt;
+            }
+            p.literal_ += text[++i];
+        } else if (c == '*') {
+            // Only a trailing star is a wildcard: `a*b` would promise a glob this is not.
+            if (i + 1 != text.size()) return std::nullopt;
+            p.prefix_ = true;
+        } else {
+            p.literal_ += c;
+        }
+    }
+    return p;
+}
+
+bool QueuePattern::matches(std::string_view queue) const {
+    if (prefix_) return queue.starts_with(literal_);
+    return queue == literal_;
+}
+
+}  // namespace delayq::server

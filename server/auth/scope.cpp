@@ -1,0 +1,26 @@
+#include "auth/scope.hpp"
+
+namespace delayq::server {
+
+std::string_view scope_name(Scope scope) {
+    switch (scope) {
+        case Scope::kSend:
+            return "send";
+        case Scope::kConsume:
+            return "consume";
+        case Scope::kRead:
+            return "read";
+        case Scope::kAdmin:
+            return "admin";
+    }
+    return "?";
+}
+
+std::optional<Scope> parse_scope(std::string_view name) {
+    for (Scope s : kAllScopes) {
+        if (scope_name(s) == name) return s;
+    }
+    return std::nullopt;
+}
+
+}  // namespace delayq::server
