@@ -1,0 +1,116 @@
+#include "api/messages_json.hpp"
+
+#include <delayq/error.hpp>
+#include <delayq/time.hpp>
+#include <limits>
+#include <string>
+
+#include "api/payload.hpp"
+
+namespace delayq::server {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& what) { throw InvalidArgument(what); }
+
+std::int64_t unix_ms(TimePoint t) { return t.time_since_epoch().count(); }
+
+// A duration field: the library's grammar as a string, or a non-negative integer of ms.
+Duration duration_field(const json& v, const char* name) {
+    if (v.is_string()) return parse_duration(v.get<std::string>());
+    if (v.is_number_unsigned()) return parse_duration(std::to_string(v.get<std::uint64_t>()));
+    bad(std::string(name) + " must be a duration (\"250ms\", \"1h30m\") or whole milliseconds");
+}
+
+// A time field: RFC 3339 as a string, or unix ms as a non-negative integer.
+TimePoint time_field(const json& v, const char* name) {
+    if (v.is_string()) return parse_time(v.get<std::string>());
+    if (v.is_number_unsigned()) return parse_time(std::to_string(v.get<std::uint64_t>()));
+    bad(std::string(name) + " must be an RFC 3339 time or unix milliseconds");
+}
+
+}  // namespace
+
+Message parse_message(const json& body) {
+    if (!body.is_object()) bad("a message must be a JSON object");
+    Message m;
+    bool has_payload = false;
+    bool has_delay = false;
+    for (const auto& [key, v] : body.items()) {
+        if (key == "payload" || key == "payload_base64") {
+            if (has_payload) bad("give payload or payload_base64, not both");
+            if (!v.is_string()) bad(key + " must be a string");
+            has_payload = true;
+            if (key == "payload") {
+                m.payload = v.get<std::string>();
+            } else {
+                auto bytes = base64_decode(v.get<std::string>());
+                if (!bytes) bad("payload_base64 is not base64 (RFC 4648, padded)");
+                m.payload = std::move(*bytes);
+            }
+        } else if (key == "delay") {
+            m.options.delay = duration_field(v, "delay");
+            has_delay = true;
+        } else if (key == "at") {
+            m.options.at = time_field(v, "at");
+        } else if (key == "id") {
+            if (!v.is_string()) bad("id must be a string");
+            m.options.id = v.get<std::string>();
+        } else if (key == "max_attempts") {
+            if (!v.is_number_unsigned() || v.get<std::uint64_t>() > 1'000'000) {
+                bad("max_attempts must be a whole number from 0 (the queue's setting)");
+            }
+            m.options.max_attempts = v.get<int>();
+        } else if (key == "expire_after") {
+            m.options.expire_after = duration_field(v, "expire_after");
+        } else {
+            bad("unknown field \"" + key + "\"");
+        }
+    }
+    if (!has_payload) bad("a message needs payload or payload_base64");
+    if (has_delay && m.options.at) bad("give delay or at, not both");
+    return m;
+}
+
+std::vector<Message> parse_batch(const json& body) {
+    if (!body.is_object() || !body.contains("messages") || !body["messages"].is_array() ||
+        body.size() != 1) {
+        bad("a batch is {\"messages\": [...]}");
+    }
+    const json& list = body["messages"];
+    if (list.empty() || list.size() > kMaxBatchMessages) {
+        bad("a batch holds 1 to " + std::to_string(kMaxBatchMessages) + " messages");
+    }
+    std::vector<Message> out;
+    out.reserve(list.size());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        try {
+            out.push_back(parse_message(list[i]));
+        } catch (const InvalidArgument& e) {
+            bad("messages[" + std::to_string(i) + "]: " + e.what());
+        }
+    }
+    return out;
+}
+
+json send_result_json(const SendResult& r) {
+    return {{"id", r.id}, {"due_ms", unix_ms(r.due)}, {"duplicate", r.duplicate}};
+}
+
+json delivery_json(const Delivery& d) {
+    json out = {{"id", d.id()}, {"lease", d.lease().to_string()}};
+    if (is_valid_utf8(d.payload())) {
+        out["payload"] = d.payload();
+    } else {
+        out["payload_base64"] = base64_encode(d.payload());
+    }
+    out["attempt"] = d.attempt();
+    out["max_attempts"] = d.max_attempts();
+    out["due_ms"] = unix_ms(d.due());
+    out["delivered_ms"] = unix_ms(d.delivered_at());
+    out["last_error"] = d.last_error();
+    return out;
+}
+
+}  // namespace delayq::server

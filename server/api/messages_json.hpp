@@ -1,0 +1,29 @@
+#pragma once
+
+#include <delayq/delivery.hpp>
+#include <delayq/options.hpp>
+#include <delayq/types.hpp>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+// The JSON shapes of messages in the API (docs/http.md): what a send takes, what a send and a
+// lease answer. Parsing throws InvalidArgument (a 400, nothing written) naming the field.
+namespace delayq::server {
+
+// {"payload": "text"} or {"payload_base64": "..."}, and optional "delay" (a duration: "250ms",
+// "1h30m" or integer ms), "at" (RFC 3339 or unix ms), "id", "max_attempts", "expire_after".
+// Unknown fields are refused, so that a misspelt option is not silently ignored.
+Message parse_message(const nlohmann::json& body);
+
+// {"messages": [...]} of 1 to kMaxBatchMessages; an error names the index of the first bad one.
+std::vector<Message> parse_batch(const nlohmann::json& body);
+inline constexpr std::size_t kMaxBatchMessages = 1000;
+
+// {"id", "due_ms", "duplicate"}
+nlohmann::json send_result_json(const SendResult& result);
+
+// {"id", "lease", "payload" (or "payload_base64" when not UTF-8), "attempt", "max_attempts",
+// "due_ms", "delivered_ms", "last_error"}
+nlohmann::json delivery_json(const Delivery& delivery);
+
+}  // namespace delayq::server

@@ -1,0 +1,153 @@
+// The API's JSON shapes: payload encodings, message parsing, deliveries, problems.
+#include <gtest/gtest.h>
+
+#include "api/messages_json.hpp"
+#include "api/payload.hpp"
+#include "api/problem.hpp"
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using nlohmann::json;
+using namespace delayq::server;
+
+// The InvalidArgument text parse_message throws for a body, or "" when it parses.
+std::string refusal(const json& body) {
+    try {
+        parse_message(body);
+        return "";
+    } catch (const InvalidArgument& e) {
+        return e.what();
+    }
+}
+
+TEST(PayloadTest, Utf8IsRecognisedExactly) {
+    EXPECT_TRUE(is_valid_utf8(""));
+    EXPECT_TRUE(is_valid_utf8("plain ascii"));
+    EXPECT_TRUE(is_valid_utf8("gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80"));
+    EXPECT_FALSE(is_valid_utf8("\xff"));
+    EXPECT_FALSE(is_valid_utf8("\xc3"));              // cut short
+    EXPECT_FALSE(is_valid_utf8("\xe2\x82"));          // cut short
+    EXPECT_FALSE(is_valid_utf8("\xc0\xaf"));          // overlong
+    EXPECT_FALSE(is_valid_utf8("\xed\xa0\x80"));      // a UTF-16 surrogate
+    EXPECT_FALSE(is_valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
+    EXPECT_FALSE(is_valid_utf8(std::string("a\x80z")));
+}
+
+TEST(PayloadTest, Base64RoundTripsAndOnlyCanonicalTextDecodes) {
+    for (const std::string& bytes : {std::string(), std::string("f"), std::string("fo"),
+                                     std::string("foo"), std::string("\0\xff\x10", 3)}) {
+        EXPECT_EQ(base64_decode(base64_encode(bytes)), bytes);
+    }
+    EXPECT_EQ(base64_encode("foob"), "Zm9vYg==");
+    EXPECT_FALSE(base64_decode("Zm9vYg="));   // not a multiple of 4
+    EXPECT_FALSE(base64_decode("Zm9v!g=="));  // not the alphabet
+    EXPECT_FALSE(base64_decode("Zm9vYh=="));  // non-zero padding bits: not canonical
+}
+
+TEST(MessageJsonTest, EveryFieldIsRead) {
+    const Message m = parse_message(json::parse(
+        R"({"payload":"hi","delay":"1h30m","id":"order-1","max_attempts":3,"expire_after":7200000})"));
+    EXPECT_EQ(m.payload, "hi");
+    EXPECT_EQ(m.options.delay, Duration(5'400'000));
+    EXPECT_EQ(m.options.id, "order-1");
+    EXPECT_EQ(m.options.max_attempts, 3);
+    EXPECT_EQ(m.options.expire_after, Duration(7'200'000));
+    const Message b =
+        parse_message(json::parse(R"({"payload_base64":"AP8=","at":"2030-01-02T03:04:05Z"})"));
+    EXPECT_EQ(b.payload, std::string("\0\xff", 2));
+    ASSERT_TRUE(b.options.at);
+    EXPECT_EQ(std::chrono::duration_cast<Duration>(b.options.at->time_since_epoch()).count(),
+              1893553445000);
+    EXPECT_EQ(parse_message(json::parse(R"({"payload":"","delay":250})")).options.delay,
+              Duration(250));
+    EXPECT_EQ(parse_message(json::parse(R"({"payload":"x","at":1893553445000})")).options.at,
+              std::chrono::system_clock::time_point(std::chrono::milliseconds(1893553445000)));
+}
+
+TEST(MessageJsonTest, BadBodiesAreRefusedNamingWhatIsWrong) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"([1])", "JSON object"},
+        {R"({})", "needs payload"},
+        {R"({"payload":1})", "payload must be a string"},
+        {R"({"payload":"a","payload_base64":"YQ=="})", "not both"},
+        {R"({"payload_base64":"!!"})", "not base64"},
+        {R"({"payload":"a","delay":"1d1d"})", "1d1d"},
+        {R"({"payload":"a","delay":-5})", "delay must be"},
+        {R"({"payload":"a","delay":1.5})", "delay must be"},
+        {R"({"payload":"a","delay":"1s","at":"2030-01-01T00:00:00Z"})", "delay or at"},
+        {R"({"payload":"a","at":"yesterday"})", "yesterday"},
+        {R"({"payload":"a","id":7})", "id must be a string"},
+        {R"({"payload":"a","max_attempts":-1})", "max_attempts"},
+        {R"({"payload":"a","delay_ms":5})", "unknown field \"delay_ms\""},
+    };
+    for (const auto& [body, want] : cases) {
+        const std::string said = refusal(json::parse(body));
+        EXPECT_NE(said.find(want), std::string::npos) << body << " -> " << said;
+    }
+}
+
+TEST(MessageJsonTest, ABatchNamesItsFirstBadMessage) {
+    try {
+        parse_batch(json::parse(R"({"messages":[{"payload":"a"},{"payload":"b"},{"x":1},{}]})"));
+        ADD_FAILURE() << "accepted";
+    } catch (const InvalidArgument& e) {
+        EXPECT_TRUE(std::string(e.what()).starts_with("messages[2]: ")) << e.what();
+    }
+    EXPECT_THROW(parse_batch(json::parse(R"({"messages":[]})")), InvalidArgument);
+    EXPECT_THROW(parse_batch(json::parse(R"({"messages":[{"payload":"a"}],"x":1})")),
+                 InvalidArgument);
+    json big = {{"messages", json::array()}};
+    for (int i = 0; i < 1001; ++i) big["messages"].push_back({{"payload", "p"}});
+    EXPECT_THROW(parse_batch(big), InvalidArgument);
+    big["messages"].erase(big["messages"].begin());
+    EXPECT_EQ(parse_batch(big).size(), 1000u);
+}
+
+TEST(ProblemTest, LibraryErrorsMapToTheirStatus) {
+    const auto of = [](auto e) { return problem_from(std::make_exception_ptr(e)); };
+    EXPECT_EQ(of(InvalidArgument("bad id")).status, 400);
+    EXPECT_EQ(of(InvalidArgument("bad id")).detail, "bad id");
+    EXPECT_EQ(of(ConnectionError("refused")).status, 503);
+    EXPECT_EQ(of(TimeoutError("slow")).code, "redis_unavailable");
+    EXPECT_EQ(of(OutOfMemoryError("OOM")).status, 507);
+    const Problem internal = of(std::runtime_error("secret at 0x1234"));
+    EXPECT_EQ(internal.status, 500);
+    EXPECT_EQ(internal.detail.find("secret"), std::string::npos);
+    const json body = json::parse(not_found("no message \"m1\"").json());
+    EXPECT_EQ(body["status"], 404);
+    EXPECT_EQ(body["code"], "not_found");
+    EXPECT_EQ(body["title"], "Not Found");
+    EXPECT_EQ(body["detail"], "no message \"m1\"");
+}
+
+using DeliveryJsonTest = RedisTest;
+
+// Real deliveries: text payloads as text, binary as base64, and the lease converts back.
+TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
+    Queue q = queue();
+    const SendResult sent = q.send("hello", {.id = "m1"});
+    q.send(std::string("\0\xfe", 2), {.id = "m2"});
+    const FetchResult f = leases(q).fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2u);
+    const json a = delivery_json(f.deliveries[0]);
+    EXPECT_EQ(a["id"], "m1");
+    EXPECT_EQ(a["payload"], "hello");
+    EXPECT_FALSE(a.contains("payload_base64"));
+    EXPECT_EQ(a["attempt"], 1);
+    EXPECT_EQ(a["due_ms"], ms(sent.due));
+    EXPECT_EQ(a["delivered_ms"], ms(f.deliveries[0].delivered_at()));
+    EXPECT_EQ(a["last_error"], "");
+    EXPECT_EQ(Lease::parse(a["lease"].get<std::string>()), f.deliveries[0].lease());
+    const json b = delivery_json(f.deliveries[1]);
+    EXPECT_EQ(b["payload_base64"], "AP4=");
+    EXPECT_FALSE(b.contains("payload"));
+    const json r = send_result_json(sent);
+    EXPECT_EQ(r["id"], "m1");
+    EXPECT_EQ(r["duplicate"], false);
+    EXPECT_EQ(r["due_ms"], ms(sent.due));
+}
+
+}  // namespace
+}  // namespace delayq::test
