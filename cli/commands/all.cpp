@@ -16,6 +16,12 @@ void add_dead(CommandSet& set);
 void add_dead_list(CommandSet& set);
 void add_dead_requeue(CommandSet& set);
 void add_dead_purge(CommandSet& set);
+void add_queue(CommandSet& set);
+void add_queue_info(CommandSet& set);
+void add_queue_set(CommandSet& set);
+void add_queue_pause(CommandSet& set);
+void add_queue_resume(CommandSet& set);
+void add_queue_delete(CommandSet& set);
 void add_local(CommandSet& set);
 void add_local_status(CommandSet& set);
 void add_local_stop(CommandSet& set);
@@ -45,9 +51,11 @@ void add_older(CommandSet& set) {
 
 void add_all_commands(CommandSet& set) {
     add_older(set);
-    for (auto* add : {add_cancel, add_reschedule, add_stats, add_queues, add_peek, add_dead,
-                      add_dead_list, add_dead_requeue, add_dead_purge, add_local, add_local_status,
-                      add_local_stop, add_demo, add_version}) {
+    for (auto* add :
+         {add_cancel,     add_reschedule,   add_stats,        add_queues,       add_peek,
+          add_dead,       add_dead_list,    add_dead_requeue, add_dead_purge,   add_queue,
+          add_queue_info, add_queue_set,    add_queue_pause,  add_queue_resume, add_queue_delete,
+          add_local,      add_local_status, add_local_stop,   add_demo,         add_version}) {
         add(set);
     }
 }
