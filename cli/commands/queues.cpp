@@ -33,7 +33,7 @@ int queues(bool json, const Invocation& invocation) {
     } else if (table.empty()) {
         std::printf("no queues\n");
     } else {
-        std::printf("%s", table.render().c_str());
+        std::printf("%s", table.render(colour_stdout()).c_str());
     }
     return kExitOk;
 }
