@@ -32,7 +32,7 @@ std::size_t command_position(const CLI::App& root, const std::vector<std::string
         const std::string& a = args[i];
         if (!a.starts_with("-")) return i;
         const CLI::Option* opt = root.get_option_no_throw(a);
-        if (opt != nullptr && opt->get_type_size() != 0) ++i;  // --redis URL
+        if (opt != nullptr && opt->get_expected_max() > 0) ++i;  // --redis URL
     }
     return args.size();
 }

@@ -26,6 +26,7 @@ void add_local(CommandSet& set);
 void add_local_status(CommandSet& set);
 void add_local_stop(CommandSet& set);
 void add_demo(CommandSet& set);
+void add_completion(CommandSet& set);
 void add_version(CommandSet& set);
 
 namespace {
@@ -51,13 +52,27 @@ void add_older(CommandSet& set) {
 
 void add_all_commands(CommandSet& set) {
     add_older(set);
-    for (auto* add :
-         {add_cancel,     add_reschedule,   add_stats,        add_queues,       add_peek,
-          add_dead,       add_dead_list,    add_dead_requeue, add_dead_purge,   add_queue,
-          add_queue_info, add_queue_set,    add_queue_pause,  add_queue_resume, add_queue_delete,
-          add_local,      add_local_status, add_local_stop,   add_demo,         add_version}) {
-        add(set);
-    }
+    add_cancel(set);
+    add_reschedule(set);
+    add_stats(set);
+    add_queues(set);
+    add_peek(set);
+    add_dead(set);
+    add_dead_list(set);
+    add_dead_requeue(set);
+    add_dead_purge(set);
+    add_queue(set);
+    add_queue_info(set);
+    add_queue_set(set);
+    add_queue_pause(set);
+    add_queue_resume(set);
+    add_queue_delete(set);
+    add_local(set);
+    add_local_status(set);
+    add_local_stop(set);
+    add_demo(set);
+    add_completion(set);
+    add_version(set);
 }
 
 }  // namespace delayq::cli
