@@ -1,14 +1,66 @@
 #include "dead_letters.hpp"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
 #include "errors.hpp"
 #include "message_lines.hpp"
+#include "progress.hpp"
 #include "session.hpp"
 
 namespace delayq::cli {
+namespace {
+
+// Dead letters per call when a progress bar follows the work: what one script call of the
+// library takes. Less than this is over too soon for a bar.
+constexpr std::size_t kChunk = 1000;
+
+std::size_t apply(QueueAdmin& admin, DeadChange change, const DeadLetterSelector& which) {
+    return change == DeadChange::kRequeue ? admin.requeue(which) : admin.purge(which);
+}
+
+std::size_t change_ids(QueueAdmin& admin, DeadChange change, const std::vector<std::string>& ids,
+                       const char* verb) {
+    if (ids.size() <= kChunk || ::isatty(STDERR_FILENO) != 1) {
+        return apply(admin, change, {.ids = ids});
+    }
+    Progress progress(verb, ids.size());
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < ids.size(); i += kChunk) {
+        const auto end =
+            ids.begin() + static_cast<std::ptrdiff_t>(std::min(ids.size(), i + kChunk));
+        moved += apply(admin, change, {.ids = {ids.begin() + static_cast<std::ptrdiff_t>(i), end}});
+        progress.advance(std::min(kChunk, ids.size() - i));
+    }
+    return moved;
+}
+
+std::size_t change_all(QueueAdmin& admin, DeadChange change, const char* verb) {
+    std::size_t moved = 0;
+    const std::size_t dead = ::isatty(STDERR_FILENO) == 1 ? admin.stats().dead : 0;
+    if (dead > kChunk) {
+        // For the bar, the oldest letters a page at a time, by id; the call with `all` that
+        // follows takes what is left (letters that died meanwhile, orphaned index entries), so
+        // that --all means what it means without a bar.
+        Progress progress(verb, dead);
+        for (;;) {
+            MessagePage page = admin.list(State::kDead, {.limit = kChunk});
+            std::vector<std::string> ids;
+            for (auto& m : page.messages) ids.push_back(std::move(m.id));
+            const std::size_t n = ids.empty() ? 0 : apply(admin, change, {.ids = ids});
+            if (n == 0) break;
+            moved += n;
+            progress.advance(n);
+        }
+    }
+    return moved + apply(admin, change, {.all = true});
+}
+
+}  // namespace
 
 void add_dead_change_options(CLI::App& command, DeadChangeArgs& args) {
     command.add_option("QUEUE", args.queue, "Queue name")->required();
@@ -22,16 +74,16 @@ int change_dead_letters(const DeadChangeArgs& a, const Invocation& invocation, D
     Session session(invocation.redis);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
-    const DeadLetterSelector which{.ids = a.ids, .all = a.all};
-    const std::size_t n =
-        change == DeadChange::kRequeue ? admin.requeue(which) : admin.purge(which);
     const char* verb = change == DeadChange::kRequeue ? "requeued" : "purged";
     if (a.all) {
+        const std::size_t n = change_all(admin, change, verb);
         std::printf("%s %zu dead letter%s\n", verb, n, n == 1 ? "" : "s");
         return kExitOk;
     }
     // An id named twice is one message.
-    const std::size_t named = std::set<std::string>(a.ids.begin(), a.ids.end()).size();
+    const std::set<std::string> unique(a.ids.begin(), a.ids.end());
+    const std::size_t named = unique.size();
+    const std::size_t n = change_ids(admin, change, {unique.begin(), unique.end()}, verb);
     std::printf("%s %zu of %zu\n", verb, n, named);
     if (n < named) {
         std::fprintf(stderr, "delayq: %zu of the ids are not dead letters in queue %s\n", named - n,
