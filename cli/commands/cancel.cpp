@@ -22,18 +22,10 @@ int cancel(const CancelArgs& a, const Invocation& invocation) {
     Session session(invocation.redis);
     Queue queue = session.queue(a.queue);
     session.connect();
-    switch (queue.cancel(a.id)) {
-        case CancelResult::kCancelled:
-            std::printf("cancelled %s\n", a.id.c_str());
-            return kExitOk;
-        case CancelResult::kNotFound:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kNotFound);
-        case CancelResult::kInFlight:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kInFlight);
-        case CancelResult::kDead:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kDead);
-    }
-    return kExitFailure;
+    const CancelResult r = queue.cancel(a.id);
+    if (r != CancelResult::kCancelled) throw_not_waiting(a.queue, a.id, r);
+    std::printf("cancelled %s\n", a.id.c_str());
+    return kExitOk;
 }
 
 }  // namespace

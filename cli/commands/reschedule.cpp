@@ -35,18 +35,9 @@ int reschedule(const RescheduleArgs& a, const Invocation& invocation) {
     Queue queue = session.queue(a.queue);
     session.connect();
     const RescheduleResult r = at ? queue.reschedule_at(a.id, *at) : queue.reschedule(a.id, *delay);
-    switch (r.status) {
-        case RescheduleStatus::kRescheduled:
-            std::printf("rescheduled %s: due %s\n", a.id.c_str(), format_time(r.due).c_str());
-            return kExitOk;
-        case RescheduleStatus::kNotFound:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kNotFound);
-        case RescheduleStatus::kInFlight:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kInFlight);
-        case RescheduleStatus::kDead:
-            throw_not_waiting(a.queue, a.id, NotWaiting::kDead);
-    }
-    return kExitFailure;
+    if (r.status != RescheduleStatus::kRescheduled) throw_not_waiting(a.queue, a.id, r.status);
+    std::printf("rescheduled %s: due %s\n", a.id.c_str(), format_time(r.due).c_str());
+    return kExitOk;
 }
 
 }  // namespace
