@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "io.hpp"
+
 namespace delayq::cli {
 
 bool colour_wanted(bool terminal, const char* no_color, const char* term) {
@@ -15,7 +17,7 @@ bool colour_wanted(bool terminal, const char* no_color, const char* term) {
 
 bool colour_stdout() {
     static const bool on =
-        colour_wanted(::isatty(STDOUT_FILENO) == 1, std::getenv("NO_COLOR"), std::getenv("TERM"));
+        colour_wanted(is_terminal(STDOUT_FILENO), std::getenv("NO_COLOR"), std::getenv("TERM"));
     return on;
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "errors.hpp"
+#include "io.hpp"
 #include "message_lines.hpp"
 #include "progress.hpp"
 #include "session.hpp"
@@ -25,7 +26,7 @@ std::size_t apply(QueueAdmin& admin, DeadChange change, const DeadLetterSelector
 
 std::size_t change_ids(QueueAdmin& admin, DeadChange change, const std::vector<std::string>& ids,
                        const char* verb) {
-    if (ids.size() <= kChunk || ::isatty(STDERR_FILENO) != 1) {
+    if (ids.size() <= kChunk || !is_terminal(STDERR_FILENO)) {
         return apply(admin, change, {.ids = ids});
     }
     Progress progress(verb, ids.size());
@@ -41,7 +42,7 @@ std::size_t change_ids(QueueAdmin& admin, DeadChange change, const std::vector<s
 
 std::size_t change_all(QueueAdmin& admin, DeadChange change, const char* verb) {
     std::size_t moved = 0;
-    const std::size_t dead = ::isatty(STDERR_FILENO) == 1 ? admin.stats().dead : 0;
+    const std::size_t dead = is_terminal(STDERR_FILENO) ? admin.stats().dead : 0;
     if (dead > kChunk) {
         // For the bar, the oldest letters a page at a time, by id; the call with `all` that
         // follows takes what is left (letters that died meanwhile, orphaned index entries), so

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "io.hpp"
+
 namespace delayq::cli {
 namespace {
 
@@ -23,7 +25,7 @@ std::string progress_line(std::string_view what, std::size_t done, std::size_t t
 }
 
 Progress::Progress(std::string what, std::size_t total)
-    : what_(std::move(what)), total_(total), shown_(::isatty(STDERR_FILENO) == 1) {
+    : what_(std::move(what)), total_(total), shown_(is_terminal(STDERR_FILENO)) {
     draw();
 }
 
