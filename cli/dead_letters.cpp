@@ -44,11 +44,12 @@ std::size_t change_all(QueueAdmin& admin, DeadChange change, const char* verb) {
     std::size_t moved = 0;
     const std::size_t dead = is_terminal(STDERR_FILENO) ? admin.stats().dead : 0;
     if (dead > kChunk) {
-        // For the bar, the oldest letters a page at a time, by id; the call with `all` that
-        // follows takes what is left (letters that died meanwhile, orphaned index entries), so
-        // that --all means what it means without a bar.
+        // For the bar, the oldest letters a page at a time, by id, as many as there were; the
+        // call with `all` that follows takes what is left (letters that died meanwhile, orphaned
+        // index entries), so that --all means what it means without a bar. (Requeued letters a
+        // consumer kills again at once must not keep this loop going.)
         Progress progress(verb, dead);
-        for (;;) {
+        while (moved < dead) {
             MessagePage page = admin.list(State::kDead, {.limit = kChunk});
             std::vector<std::string> ids;
             for (auto& m : page.messages) ids.push_back(std::move(m.id));
