@@ -166,4 +166,18 @@ Json stats_json(std::string_view queue, const QueueStats& s) {
     return j;
 }
 
+Json settings_json(const QueueSettings& s) {
+    Json j;
+    j["paused"] = s.paused;
+    j["max_attempts"] = s.max_attempts;
+    j["backoff"] = {{"initial_ms", s.backoff.initial.count()},
+                    {"max_ms", s.backoff.max.count()},
+                    {"multiplier", s.backoff.multiplier},
+                    {"jitter", s.backoff.jitter}};
+    j["dead_max_count"] = s.dead_max_count;
+    j["dead_max_age_ms"] = s.dead_max_age.count();
+    j["layout"] = s.layout;
+    return j;
+}
+
 }  // namespace delayq::cli

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/queue_admin.hpp>
 #include <delayq/types.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -25,5 +26,6 @@ std::string to_line(const Json& value);
 
 Json message_json(const MessageInfo& info);
 Json stats_json(std::string_view queue, const QueueStats& stats);
+Json settings_json(const QueueSettings& settings);
 
 }  // namespace delayq::cli

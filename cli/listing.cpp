@@ -26,6 +26,20 @@ std::string when(const MessageInfo& m, TimePoint now) {
     return "";
 }
 
+Colour state_colour(State state) {
+    switch (state) {
+        case State::kScheduled:
+            return Colour::kCyan;
+        case State::kReady:
+            return Colour::kGreen;
+        case State::kInFlight:
+            return Colour::kYellow;
+        case State::kDead:
+            return Colour::kRed;
+    }
+    return Colour::kNone;
+}
+
 }  // namespace
 
 std::vector<MessageInfo> list_messages(QueueAdmin& admin, State state, std::size_t limit) {
@@ -57,9 +71,10 @@ void print_messages(const std::vector<MessageInfo>& messages, TimePoint now, boo
         if (!m.last_error.empty()) error += (error.empty() ? "" : ": ") + m.last_error;
         table.add({m.id, std::string(to_string(m.state)), when(m, now),
                    std::to_string(m.attempts) + "/" + std::to_string(m.max_attempts),
-                   preview(m.payload), preview(error, 80)});
+                   preview(m.payload), preview(error, 80)},
+                  {Colour::kNone, state_colour(m.state)});
     }
-    std::printf("%s", table.render().c_str());
+    std::printf("%s", table.render(colour_stdout()).c_str());
 }
 
 }  // namespace delayq::cli

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/commands.hpp"
+#include "command_set.hpp"
 #include "errors.hpp"
 
 using namespace delayq::cli;
@@ -22,14 +22,27 @@ redis-server (see delayq local --help), so this works on a fresh machine:
   delayq consume orders --max 1
   delayq demo
 
-Exit status: 0 success, 1 a runtime failure (such as Redis unreachable), 2 bad usage or input
-(then nothing was written to Redis).)";
+Reading commands print tables for people and take --json for scripts (docs/cli.md lists the
+fields). Colour only on a terminal, and never with NO_COLOR set.
+Shell completion: source <(delayq completion bash), or zsh.)";
+
+// The name of the command: the first word that is neither an option of the root nor its value.
+std::size_t command_position(const CLI::App& root, const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (!a.starts_with("-")) return i;
+        const CLI::Option* opt = root.get_option_no_throw(a);
+        if (opt != nullptr && opt->get_expected_max() > 0) ++i;  // --redis URL
+    }
+    return args.size();
+}
 
 // `consume QUEUE -- CMD ARGS...`: what follows `--` is the command's, not ours.
-TrailingCommand split_trailing(std::vector<std::string>& args) {
+TrailingCommand split_trailing(const CLI::App& root, std::vector<std::string>& args) {
     TrailingCommand trailing;
-    if (args.empty() || args.front() != "consume") return trailing;
-    for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::size_t command = command_position(root, args);
+    if (command == args.size() || args[command] != "consume") return trailing;
+    for (std::size_t i = command + 1; i < args.size(); ++i) {
         if (args[i] != "--") continue;
         trailing.given = true;
         trailing.argv.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
@@ -40,26 +53,16 @@ TrailingCommand split_trailing(std::vector<std::string>& args) {
 }
 
 int run(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
-    const TrailingCommand trailing = split_trailing(args);
-
     CLI::App app{"delayq: delayed messages on Redis", "delayq"};
     app.require_subcommand(1);
     app.footer(kExamples);
     app.set_version_flag("--version", std::string("delayq ") + delayq::kVersion);
-    Commands commands;
-    add_send(app, commands);
-    add_consume(app, commands, trailing);
-    add_cancel(app, commands);
-    add_reschedule(app, commands);
-    add_stats(app, commands);
-    add_peek(app, commands);
-    add_dead(app, commands);
-    add_queues(app, commands);
-    add_local(app, commands);
-    add_demo(app, commands);
-    add_version(app, commands);
+    Invocation invocation;
+    CommandSet commands(app, invocation);
+    add_all_commands(commands);
 
+    std::vector<std::string> args(argv + 1, argv + argc);
+    invocation.trailing = split_trailing(app, args);
     std::vector<char*> parse_argv{argv[0]};
     for (auto& a : args) parse_argv.push_back(a.data());
     try {
@@ -67,18 +70,17 @@ int run(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
         std::string what = e.what();
-        if (!args.empty() && !args.front().starts_with("-")) {
-            const auto subs =
-                app.get_subcommands([&](CLI::App* sub) { return sub->get_name() == args.front(); });
-            if (subs.empty()) what = "unknown command \"" + args.front() + "\"";
+        const std::size_t command = command_position(app, args);
+        if (command < args.size()) {
+            const auto subs = app.get_subcommands(
+                [&](CLI::App* sub) { return sub->get_name() == args[command]; });
+            if (subs.empty()) what = "unknown command \"" + args[command] + "\"";
         }
         std::fprintf(stderr, "delayq: error: %s\nRun with --help for more information.\n",
                      what.c_str());
         return kExitUsage;
     }
-    for (const auto& c : commands) {
-        if (c.app->parsed()) return c.run();
-    }
+    if (auto status = commands.run_parsed()) return *status;
     std::fprintf(stderr,
                  "delayq: error: no command given\nRun with --help for more information.\n");
     return kExitUsage;

@@ -5,11 +5,18 @@
 
 namespace delayq::cli {
 
-Table::Table(std::vector<std::string> headers) { rows_.push_back(std::move(headers)); }
+Table::Table(std::vector<std::string> headers) {
+    colours_.emplace_back(headers.size(), Colour::kBold);
+    rows_.push_back(std::move(headers));
+}
 
-void Table::add(std::vector<std::string> row) { rows_.push_back(std::move(row)); }
+void Table::add(std::vector<std::string> row, std::vector<Colour> colours) {
+    colours.resize(row.size(), Colour::kNone);
+    rows_.push_back(std::move(row));
+    colours_.push_back(std::move(colours));
+}
 
-std::string Table::render() const {
+std::string Table::render(bool colour) const {
     std::vector<std::size_t> widths;
     for (const auto& row : rows_) {
         widths.resize(std::max(widths.size(), row.size()), 0);
@@ -18,10 +25,11 @@ std::string Table::render() const {
         }
     }
     std::string out;
-    for (const auto& row : rows_) {
+    for (std::size_t r = 0; r < rows_.size(); ++r) {
+        const auto& row = rows_[r];
         std::string line;
         for (std::size_t i = 0; i < row.size(); ++i) {
-            line += row[i];
+            line += colour ? paint(row[i], colours_[r][i]) : row[i];
             if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
         }
         out += line + "\n";

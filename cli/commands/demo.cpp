@@ -14,7 +14,7 @@
 #include <mutex>
 #include <random>
 
-#include "commands/commands.hpp"
+#include "command_set.hpp"
 #include "errors.hpp"
 #include "session.hpp"
 #include "signals.hpp"
@@ -34,7 +34,6 @@ constexpr double kPaidShare = 0.5;
 constexpr auto kDrainTimeout = 30s;  // after the last deadline, for the last deliveries
 
 struct DemoArgs {
-    std::string redis;
     int orders = 20;
     unsigned seed = 0;
     CLI::Option* seed_opt = nullptr;
@@ -196,9 +195,9 @@ void clean_up(Queue& queue, QueueAdmin& admin, const std::vector<Order>& orders)
     }
 }
 
-int demo(const DemoArgs& a) {
+int demo(const DemoArgs& a, const Invocation& invocation) {
     std::mt19937 rng(a.seed_opt->count() > 0 ? a.seed : std::random_device{}());
-    Session session(a.redis);
+    Session session(invocation.redis);
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rng()));
     const std::string name = std::string("demo-orders-") + suffix;
@@ -286,23 +285,24 @@ int demo(const DemoArgs& a) {
 
 }  // namespace
 
-void add_demo(CLI::App& app, Commands& out) {
+void add_demo(CommandSet& set) {
     auto a = std::make_shared<DemoArgs>();
-    CLI::App* cmd = app.add_subcommand(
-        "demo", "Order timeouts, live: delayed messages, cancels, lateness, nothing lost");
-    add_redis_option(*cmd, a->redis);
-    cmd->add_option("--orders", a->orders, "How many orders (default 20)")
-        ->type_name("N")
-        ->check(CLI::Range(1, 1000));
-    a->seed_opt = cmd->add_option("--seed", a->seed, "Seed of the random plan, to repeat a run")
-                      ->type_name("N");
-    cmd->footer(R"(Runs for about ten seconds on a queue of its own (demo-orders-<random>), which it
+    CLI::App& cmd = set.add(
+        {.path = "demo",
+         .summary = "Order timeouts, live: delayed messages, cancels, lateness, nothing lost",
+         .details =
+             R"(Runs for about ten seconds on a queue of its own (demo-orders-<random>), which it
 empties at the end. Exit status 1 when a check fails or it is interrupted.
 
 Examples:
   delayq demo
-  delayq demo --orders 200 --redis redis://127.0.0.1:6379)");
-    out.push_back({cmd, [a] { return demo(*a); }});
+  delayq demo --orders 200 --redis redis://127.0.0.1:6379)"},
+        [a](const Invocation& i) { return demo(*a, i); });
+    cmd.add_option("--orders", a->orders, "How many orders (default 20)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 1000));
+    a->seed_opt = cmd.add_option("--seed", a->seed, "Seed of the random plan, to repeat a run")
+                      ->type_name("N");
 }
 
 }  // namespace delayq::cli

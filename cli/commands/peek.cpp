@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "commands/commands.hpp"
+#include "command_set.hpp"
 #include "errors.hpp"
 #include "listing.hpp"
 #include "session.hpp"
@@ -12,7 +12,6 @@ namespace delayq::cli {
 namespace {
 
 struct PeekArgs {
-    std::string redis;
     std::string queue;
     std::string state;
     std::size_t limit = 20;
@@ -29,9 +28,9 @@ std::vector<State> states_of(const std::string& text) {
                      "\": expected scheduled (or pending), ready, in_flight (or inflight) or dead");
 }
 
-int peek(const PeekArgs& a) {
+int peek(const PeekArgs& a, const Invocation& invocation) {
     const std::vector<State> states = states_of(a.state);
-    Session session(a.redis);
+    Session session(invocation.redis);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const TimePoint now = admin.stats().now;
@@ -42,32 +41,33 @@ int peek(const PeekArgs& a) {
         messages.insert(messages.end(), more.begin(), more.end());
     }
     print_messages(messages, now, a.json);
-    return 0;
+    return kExitOk;
 }
 
 }  // namespace
 
-void add_peek(CLI::App& app, Commands& out) {
+void add_peek(CommandSet& set) {
     auto a = std::make_shared<PeekArgs>();
-    CLI::App* cmd = app.add_subcommand("peek", "Show a queue's messages without taking them");
-    add_redis_option(*cmd, a->redis);
-    cmd->add_option("QUEUE", a->queue, "Queue name")->required();
-    cmd->add_option("--state", a->state,
-                    "scheduled (alias pending), ready, in_flight (alias inflight) or dead "
-                    "(default: ready, then scheduled)")
-        ->type_name("STATE");
-    cmd->add_option("--limit", a->limit, "At most this many messages (default 20)")
-        ->type_name("N")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
-    cmd->add_flag("--json", a->json, "One JSON object per line, with the full payload");
-    cmd->footer(R"(Messages come in the order they leave their state: due time, lease deadline,
+    CLI::App& cmd = set.add(
+        {.path = "peek",
+         .summary = "Show a queue's messages without taking them",
+         .details = R"(Messages come in the order they leave their state: due time, lease deadline,
 time of death.
 
 Examples:
   delayq peek orders
   delayq peek orders --state in_flight
-  delayq peek orders --state dead --limit 5 --json)");
-    out.push_back({cmd, [a] { return peek(*a); }});
+  delayq peek orders --state dead --limit 5 --json)"},
+        [a](const Invocation& i) { return peek(*a, i); });
+    cmd.add_option("QUEUE", a->queue, "Queue name")->required();
+    cmd.add_option("--state", a->state,
+                   "scheduled (alias pending), ready, in_flight (alias inflight) or dead "
+                   "(default: ready, then scheduled)")
+        ->type_name("STATE");
+    cmd.add_option("--limit", a->limit, "At most this many messages (default 20)")
+        ->type_name("N")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+    cmd.add_flag("--json", a->json, "One JSON object per line, with the full payload");
 }
 
 }  // namespace delayq::cli

@@ -1,19 +1,18 @@
-// delayq stats and delayq queues: counts per state and lifetime totals.
+// delayq stats: counts per state and lifetime totals.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 
-#include "commands/commands.hpp"
+#include "command_set.hpp"
+#include "errors.hpp"
 #include "json_output.hpp"
 #include "session.hpp"
-#include "table.hpp"
 #include "time_text.hpp"
 
 namespace delayq::cli {
 namespace {
 
 struct StatsArgs {
-    std::string redis;
     std::string queue;
     bool json = false;
 };
@@ -45,8 +44,8 @@ void print_stats(const std::string& name, const QueueStats& s) {
         static_cast<unsigned long long>(t.orphans_removed));
 }
 
-int stats(const StatsArgs& a) {
-    Session session(a.redis);
+int stats(const StatsArgs& a, const Invocation& invocation) {
+    Session session(invocation.redis);
     std::vector<std::string> names;
     if (!a.queue.empty()) {
         session.admin(a.queue);  // checks the name before connecting
@@ -69,58 +68,22 @@ int stats(const StatsArgs& a) {
     } else if (names.empty()) {
         std::printf("no queues\n");
     }
-    return 0;
-}
-
-int queues(const StatsArgs& a) {
-    Session session(a.redis);
-    session.connect();
-    Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
-    Json all = Json::array();
-    for (const auto& name : session.client().queues()) {
-        const QueueStats s = session.admin(name).stats();
-        if (a.json) {
-            all.push_back(stats_json(name, s));
-            continue;
-        }
-        table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),
-                   std::to_string(s.in_flight), std::to_string(s.dead),
-                   s.next_due ? relative_time(*s.next_due, s.now) : "-"});
-    }
-    if (a.json) {
-        std::printf("%s\n", to_line(all).c_str());
-    } else if (table.empty()) {
-        std::printf("no queues\n");
-    } else {
-        std::printf("%s", table.render().c_str());
-    }
-    return 0;
+    return kExitOk;
 }
 
 }  // namespace
 
-void add_stats(CLI::App& app, Commands& out) {
+void add_stats(CommandSet& set) {
     auto a = std::make_shared<StatsArgs>();
-    CLI::App* cmd = app.add_subcommand(
-        "stats", "Counts per state, lifetime totals, next due time and oldest overdue message");
-    add_redis_option(*cmd, a->redis);
-    cmd->add_option("QUEUE", a->queue, "Queue name (default: every queue)");
-    cmd->add_flag("--json", a->json, "One JSON object (an array without QUEUE)");
-    cmd->footer(R"(Examples:
+    CLI::App& cmd = set.add(
+        {.path = "stats",
+         .summary = "Counts per state, lifetime totals, next due time and oldest overdue message",
+         .details = R"(Examples:
   delayq stats orders
-  delayq stats --json | jq '.[] | {queue, ready, oldest_overdue_ms}')");
-    out.push_back({cmd, [a] { return stats(*a); }});
-}
-
-void add_queues(CLI::App& app, Commands& out) {
-    auto a = std::make_shared<StatsArgs>();
-    CLI::App* cmd = app.add_subcommand("queues", "List the queues with their counts");
-    add_redis_option(*cmd, a->redis);
-    cmd->add_flag("--json", a->json, "A JSON array of per-queue stats");
-    cmd->footer(R"(Examples:
-  delayq queues
-  delayq queues --redis redis://cache.internal:6379/2)");
-    out.push_back({cmd, [a] { return queues(*a); }});
+  delayq stats --json | jq '.[] | {queue, ready, oldest_overdue_ms}')"},
+        [a](const Invocation& i) { return stats(*a, i); });
+    cmd.add_option("QUEUE", a->queue, "Queue name (default: every queue)");
+    cmd.add_flag("--json", a->json, "One JSON object (an array without QUEUE)");
 }
 
 }  // namespace delayq::cli

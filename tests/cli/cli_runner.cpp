@@ -27,6 +27,18 @@ std::vector<std::string> environment(const CliOptions& options) {
     return env;
 }
 
+// `script -qec` runs a shell command line: each argument single-quoted.
+std::string shell_line(const std::vector<std::string>& argv) {
+    std::string line;
+    for (const auto& a : argv) {
+        if (!line.empty()) line += ' ';
+        line += '\'';
+        for (char c : a) line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        line += '\'';
+    }
+    return line;
+}
+
 }  // namespace
 
 std::string cli_path() { return DELAYQ_CLI; }
@@ -47,6 +59,9 @@ CliProcess::CliProcess(const std::vector<std::string>& args, CliOptions options)
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
     std::vector<std::string> argv_strings{cli_path()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
+    if (options_.terminal) {
+        argv_strings = {"/usr/bin/script", "-qec", shell_line(argv_strings), "/dev/null"};
+    }
     std::vector<char*> argv;
     argv.reserve(argv_strings.size() + 1);
     for (auto& a : argv_strings) argv.push_back(a.data());
@@ -65,7 +80,7 @@ CliProcess::CliProcess(const std::vector<std::string>& args, CliOptions options)
         ::close(in[1]);
         ::close(out[0]);
         ::close(err[0]);
-        throw std::runtime_error("cannot run " + cli_path());
+        throw std::runtime_error("cannot run " + argv_strings.front());
     }
     pump_ = std::thread(
         [this, in_fd = in[1], out_fd = out[0], err_fd = err[0]] { pump(in_fd, out_fd, err_fd); });

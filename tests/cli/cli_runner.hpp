@@ -24,6 +24,10 @@ struct CliOptions {
     std::vector<std::string> env{};     // NAME=value, added to (or replacing in) the environment
     std::vector<std::string> unset{};   // names removed from the environment
     std::chrono::seconds timeout{120};  // then the process is killed and the result says so
+    // Run under a pseudo-terminal (util-linux `script`): stdin, stdout and stderr are then one
+    // terminal, whose output (stdout and stderr together, "\r\n" line ends, the input echoed)
+    // lands in `out`.
+    bool terminal = false;
 };
 
 // The delayq binary under test, running in the background with its output collected.

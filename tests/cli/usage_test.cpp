@@ -20,10 +20,30 @@ TEST_F(UsageTest, VersionCommandAndFlagPrintTheLibraryVersion) {
 
 TEST_F(UsageTest, EveryCommandHasHelpWithExamples) {
     const std::vector<std::vector<std::string>> commands = {
-        {"send"},   {"consume"}, {"cancel"},          {"reschedule"},      {"stats"},
-        {"peek"},   {"dead"},    {"dead", "list"},    {"dead", "requeue"}, {"dead", "purge"},
-        {"queues"}, {"local"},   {"local", "status"}, {"local", "stop"},   {"demo"},
-        {"version"}};
+        {"send"},
+        {"consume"},
+        {"cancel"},
+        {"reschedule"},
+        {"stats"},
+        {"peek"},
+        {"dead"},
+        {"dead", "list"},
+        {"dead", "requeue"},
+        {"dead", "purge"},
+        {"queues"},
+        {"local"},
+        {"local", "status"},
+        {"local", "stop"},
+        {"demo"},
+        {"version"},
+        {"queue"},
+        {"queue", "info"},
+        {"queue", "set"},
+        {"queue", "pause"},
+        {"queue", "resume"},
+        {"queue", "delete"},
+        {"completion"},
+    };
     for (auto args : commands) {
         args.push_back("--help");
         const CliResult r = cli(args);

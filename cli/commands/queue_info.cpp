@@ -1,0 +1,55 @@
+// delayq queue info: a queue's settings and counts.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "command_set.hpp"
+#include "errors.hpp"
+#include "json_output.hpp"
+#include "session.hpp"
+#include "settings_text.hpp"
+
+namespace delayq::cli {
+namespace {
+
+struct InfoArgs {
+    std::string queue;
+    bool json = false;
+};
+
+int info(const InfoArgs& a, const Invocation& invocation) {
+    Session session(invocation.redis);
+    QueueAdmin admin = session.admin(a.queue);
+    session.connect();
+    const QueueSettings settings = admin.settings();
+    const QueueStats stats = admin.stats();
+    if (a.json) {
+        Json j = settings_json(settings);
+        j["queue"] = a.queue;
+        j["stats"] = stats_json(a.queue, stats);
+        std::printf("%s\n", to_line(j).c_str());
+        return kExitOk;
+    }
+    std::printf("%s\n%s  messages        %zu scheduled, %zu ready, %zu in flight, %zu dead\n",
+                a.queue.c_str(), settings_text(settings).c_str(), stats.scheduled, stats.ready,
+                stats.in_flight, stats.dead);
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_queue_info(CommandSet& set) {
+    auto a = std::make_shared<InfoArgs>();
+    CLI::App& cmd = set.add({.path = "queue info",
+                             .summary = "Show a queue's settings and its counts per state",
+                             .details = R"(A queue nothing was written to shows the defaults.
+
+Examples:
+  delayq queue info orders
+  delayq queue info orders --json | jq .backoff)"},
+                            [a](const Invocation& i) { return info(*a, i); });
+    cmd.add_option("QUEUE", a->queue, "Queue name")->required();
+    cmd.add_flag("--json", a->json, "One JSON object: the settings, with the stats in \"stats\"");
+}
+
+}  // namespace delayq::cli

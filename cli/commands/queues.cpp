@@ -1,0 +1,53 @@
+// delayq queues: every queue with its counts.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+
+#include "command_set.hpp"
+#include "errors.hpp"
+#include "json_output.hpp"
+#include "session.hpp"
+#include "table.hpp"
+#include "time_text.hpp"
+
+namespace delayq::cli {
+namespace {
+
+int queues(bool json, const Invocation& invocation) {
+    Session session(invocation.redis);
+    session.connect();
+    Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
+    Json all = Json::array();
+    for (const auto& name : session.client().queues()) {
+        const QueueStats s = session.admin(name).stats();
+        if (json) {
+            all.push_back(stats_json(name, s));
+            continue;
+        }
+        table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),
+                   std::to_string(s.in_flight), std::to_string(s.dead),
+                   s.next_due ? relative_time(*s.next_due, s.now) : "-"});
+    }
+    if (json) {
+        std::printf("%s\n", to_line(all).c_str());
+    } else if (table.empty()) {
+        std::printf("no queues\n");
+    } else {
+        std::printf("%s", table.render(colour_stdout()).c_str());
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_queues(CommandSet& set) {
+    auto json = std::make_shared<bool>(false);
+    CLI::App& cmd = set.add(
+        {.path = "queues", .summary = "List the queues with their counts", .details = R"(Examples:
+  delayq queues
+  delayq queues --json | jq '.[].queue')"},
+        [json](const Invocation& i) { return queues(*json, i); });
+    cmd.add_flag("--json", *json, "A JSON array of per-queue stats");
+}
+
+}  // namespace delayq::cli
