@@ -58,8 +58,12 @@ void check_name(const std::string& name, const std::filesystem::path& file) {
     const server::TokenTable table = server::load_token_file(file);
     for (const auto& entry : table.entries()) {
         if (entry.name == name) {
-            throw UsageError("a token named \"" + name + "\" exists already in " + file.string() +
-                             " (delayq token revoke " + name + " first)");
+            std::string why = "a token named \"" + name + "\" exists already in ";
+            why.append(file.string())
+                .append(" (delayq token revoke ")
+                .append(name)
+                .append(" first)");
+            throw UsageError(why);
         }
     }
 }
