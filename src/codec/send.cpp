@@ -5,6 +5,7 @@
 
 #include "codec/common.hpp"
 #include "delayq/error.hpp"
+#include "delayq/validate.hpp"
 #include "keys.hpp"
 #include "record.hpp"
 #include "validate.hpp"
@@ -30,8 +31,8 @@ struct RunOptions {
 };
 
 RunOptions run_options(const MessageRef& m, const Defaults& defaults) {
-    validate_payload(m.payload, defaults.max_payload_bytes);
-    validate_send(*m.options);
+    validate_message(m.payload, *m.options,
+                     QueueOptions{.max_payload_bytes = defaults.max_payload_bytes});
     const SendOptions& o = *m.options;
     const std::int64_t expire_after_ms = o.expire_after.count();
     return RunOptions{o.at ? std::optional(validate_time(*o.at, "due time")) : std::nullopt,
