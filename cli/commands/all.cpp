@@ -25,6 +25,7 @@ void add_queue_delete(CommandSet& set);
 void add_local(CommandSet& set);
 void add_local_status(CommandSet& set);
 void add_local_stop(CommandSet& set);
+void add_serve(CommandSet& set);
 void add_demo(CommandSet& set);
 void add_completion(CommandSet& set);
 void add_version(CommandSet& set);
@@ -70,6 +71,7 @@ void add_all_commands(CommandSet& set) {
     add_local(set);
     add_local_status(set);
     add_local_stop(set);
+    add_serve(set);
     add_demo(set);
     add_completion(set);
     add_version(set);
