@@ -197,7 +197,7 @@ void LongPollHub::remove(Slot& slot, const std::shared_ptr<Poll>& poll) {
     slot.waiting.erase(poll->where);
 }
 
-void LongPollHub::finish(Finished finished) {
+void LongPollHub::finish(Finished&& finished) {
     for (auto& [poll, answer] : finished) {
         std::vector<Delivery> unanswered;
         if (poll->cancelled) {

@@ -98,7 +98,7 @@ class LongPollHub {
     void run_fetches(const std::string& queue);
     void run_timer();
     void remove(Slot& slot, const std::shared_ptr<Poll>& poll);  // under mu_
-    void finish(Finished finished);                              // not under mu_
+    void finish(Finished&& finished);                            // not under mu_
 
     Client client_;
     Post post_;
