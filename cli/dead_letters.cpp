@@ -5,11 +5,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <delayq/validate.hpp>
 #include <set>
 
 #include "errors.hpp"
 #include "io.hpp"
-#include "message_lines.hpp"
 #include "progress.hpp"
 #include "session.hpp"
 
@@ -72,7 +72,7 @@ void add_dead_change_options(CLI::App& command, DeadChangeArgs& args) {
 
 int change_dead_letters(const DeadChangeArgs& a, const Invocation& invocation, DeadChange change) {
     if (a.all == !a.ids.empty()) throw UsageError("give the ids of dead letters, or --all");
-    for (const auto& id : a.ids) check_id(id);
+    for (const auto& id : a.ids) validate_message_id(id);
     Session session(invocation.redis);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();

@@ -33,13 +33,18 @@ std::string read_input(const std::string& path) {
 }
 
 bool write_all(int fd, std::string_view bytes) {
-    while (!bytes.empty()) {
-        const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    return write_until_failure(fd, bytes) == bytes.size();
+}
+
+std::size_t write_until_failure(int fd, std::string_view bytes) {
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        bytes.remove_prefix(static_cast<std::size_t>(n));
+        if (n <= 0) break;
+        written += static_cast<std::size_t>(n);
     }
-    return true;
+    return written;
 }
 
 bool is_terminal(int fd) { return ::isatty(fd) == 1; }

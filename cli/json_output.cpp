@@ -138,6 +138,16 @@ Json message_json(const MessageInfo& info) {
     return j;
 }
 
+Json delivery_json(const Delivery& d) {
+    Json j;
+    j["id"] = d.id();
+    put_payload(j, d.payload());
+    j["attempt"] = d.attempt();
+    j["due_ms"] = unix_ms(d.due());
+    j["delivered_ms"] = unix_ms(d.delivered_at());
+    return j;
+}
+
 Json stats_json(std::string_view queue, const QueueStats& s) {
     const auto& t = s.totals;
     Json j;

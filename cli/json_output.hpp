@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/delivery.hpp>
 #include <delayq/queue_admin.hpp>
 #include <delayq/types.hpp>
 #include <nlohmann/json.hpp>
@@ -25,6 +26,8 @@ void put_payload(Json& out, const std::string& payload);
 std::string to_line(const Json& value);
 
 Json message_json(const MessageInfo& info);
+// What `consume` prints of a delivery (docs/cli.md, Delivery).
+Json delivery_json(const Delivery& delivery);
 Json stats_json(std::string_view queue, const QueueStats& stats);
 Json settings_json(const QueueSettings& settings);
 

@@ -1,5 +1,9 @@
 #include "message_lines.hpp"
 
+#include <delayq/error.hpp>
+#include <delayq/validate.hpp>
+#include <exception>
+#include <limits>
 #include <string>
 
 #include "errors.hpp"
@@ -8,9 +12,6 @@
 
 namespace delayq::cli {
 namespace {
-
-constexpr std::size_t kMaxIdBytes = 200;
-constexpr int kMaxAttempts = 1'000'000;
 
 std::chrono::milliseconds duration_field(const Json& value, std::string_view name) {
     if (value.is_number_integer()) {
@@ -70,9 +71,10 @@ Message parse_line(std::string_view text, const SendOptions& defaults) {
             if (!value.is_string()) throw UsageError("\"id\" must be a string");
             m.options.id = value.get<std::string>();
         } else if (key == "max_attempts") {
+            // The range is the library's to check; this only has to fit in an int first.
             if (!value.is_number_integer() || value.get<long long>() < 1 ||
-                value.get<long long>() > kMaxAttempts) {
-                throw UsageError("\"max_attempts\" must be an integer from 1 to 1000000");
+                value.get<long long>() > std::numeric_limits<int>::max()) {
+                throw UsageError("\"max_attempts\" must be a positive integer");
             }
             m.options.max_attempts = value.get<int>();
         } else if (key == "expire_after") {
@@ -90,39 +92,15 @@ Message parse_line(std::string_view text, const SendOptions& defaults) {
     return m;
 }
 
+// "line N: " before what is wrong with a line.
+[[noreturn]] void bad_line(std::size_t line, const std::exception& e) {
+    throw UsageError("line " + std::to_string(line) + ": " + e.what());
+}
+
 }  // namespace
 
-void check_id(std::string_view id) {
-    if (id.empty()) throw UsageError("message id must not be empty");
-    if (id.size() > kMaxIdBytes) {
-        throw UsageError("message id is " + std::to_string(id.size()) +
-                         " bytes, over the limit of " + std::to_string(kMaxIdBytes));
-    }
-    for (char ch : id) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c == '{' || c == '}') throw UsageError("message id must not contain braces");
-        if (c < 0x20 || c >= 0x7f) {
-            throw UsageError("message id must contain only printable ASCII characters");
-        }
-    }
-}
-
-void check_message(const Message& message, std::size_t max_payload_bytes) {
-    const SendOptions& o = message.options;
-    if (message.payload.size() > max_payload_bytes) {
-        throw UsageError("payload is " + std::to_string(message.payload.size()) +
-                         " bytes, over the limit of " + std::to_string(max_payload_bytes));
-    }
-    if (o.id) check_id(*o.id);
-    if (o.expire_after.count() > 0 && !o.at && o.expire_after <= o.delay) {
-        throw UsageError(
-            "expire_after must be longer than the delay (the message would expire "
-            "before it is due)");
-    }
-}
-
 std::vector<MessageLine> parse_message_lines(std::string_view input, const SendOptions& defaults,
-                                             std::size_t max_payload_bytes) {
+                                             const QueueOptions& queue) {
     std::vector<MessageLine> out;
     std::size_t line_no = 0;
     while (!input.empty()) {
@@ -134,13 +112,25 @@ std::vector<MessageLine> parse_message_lines(std::string_view input, const SendO
         if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
         try {
             MessageLine parsed{line_no, parse_line(line, defaults)};
-            check_message(parsed.message, max_payload_bytes);
+            validate_message(parsed.message.payload, parsed.message.options, queue);
             out.push_back(std::move(parsed));
         } catch (const UsageError& e) {
-            throw UsageError("line " + std::to_string(line_no) + ": " + e.what());
+            bad_line(line_no, e);
+        } catch (const InvalidArgument& e) {
+            bad_line(line_no, e);
         }
     }
     return out;
+}
+
+void check_due_times(const std::vector<MessageLine>& lines, TimePoint latest_send) {
+    for (const MessageLine& l : lines) {
+        try {
+            validate_due(l.message.options, latest_send);
+        } catch (const InvalidArgument& e) {
+            bad_line(l.line, e);
+        }
+    }
 }
 
 }  // namespace delayq::cli

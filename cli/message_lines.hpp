@@ -2,16 +2,11 @@
 
 #include <cstddef>
 #include <delayq/options.hpp>
+#include <delayq/types.hpp>
 #include <string_view>
 #include <vector>
 
 namespace delayq::cli {
-
-// Checks an id as the library will (so that a whole file can be checked before anything of it
-// is sent). Throws UsageError.
-void check_id(std::string_view id);
-// Checks what the library checks before writing, except what needs the server's clock.
-void check_message(const Message& message, std::size_t max_payload_bytes);
 
 struct MessageLine {
     std::size_t line = 0;  // 1-based line number in the input
@@ -24,8 +19,14 @@ struct MessageLine {
 //    "expire_after": "1h"}
 // "delay" and "expire_after" are durations (or integer milliseconds), "at" is RFC 3339 (or unix
 // milliseconds). Fields a line lacks come from `defaults` (an "at" or "delay" of the line
-// replaces both of the defaults'). Blank lines are skipped. Throws UsageError naming the line.
+// replaces both of the defaults'). Blank lines are skipped. Each message is checked with the
+// library's own validate_message, so that a file is refused whole before any of it is sent.
+// Throws UsageError naming the line.
 std::vector<MessageLine> parse_message_lines(std::string_view input, const SendOptions& defaults,
-                                             std::size_t max_payload_bytes);
+                                             const QueueOptions& queue);
+
+// The checks of every line that need the Redis server's clock (validate_due), against the
+// latest time the messages may be sent. Throws UsageError naming the line.
+void check_due_times(const std::vector<MessageLine>& lines, TimePoint latest_send);
 
 }  // namespace delayq::cli

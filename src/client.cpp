@@ -120,4 +120,19 @@ void Client::ping() const {
     if (r.is_error()) throw ServerError("PING failed: " + r.str);
 }
 
+TimePoint Client::server_time() const {
+    auto conn = core_->pool().acquire();
+    detail::Reply r = conn->command({"TIME"});
+    if (r.is_error()) throw ServerError("TIME failed: " + r.str);
+    std::int64_t seconds = 0;
+    std::int64_t micros = 0;
+    const std::string& s = r.at(0).as_string();
+    const std::string& us = r.at(1).as_string();
+    if (std::from_chars(s.data(), s.data() + s.size(), seconds).ec != std::errc{} ||
+        std::from_chars(us.data(), us.data() + us.size(), micros).ec != std::errc{}) {
+        throw ServerError("TIME answered something that is not a time");
+    }
+    return TimePoint(Duration(seconds * 1000 + micros / 1000));
+}
+
 }  // namespace delayq

@@ -1,6 +1,7 @@
 #include "delayq/queue.hpp"
 
 #include "delayq/error.hpp"
+#include "delayq/validate.hpp"
 #include "queue_core.hpp"
 #include "validate.hpp"
 
@@ -11,21 +12,18 @@ Queue::Queue(std::shared_ptr<detail::QueueCore> core) : core_(std::move(core)) {
 const std::string& Queue::name() const { return core_->name(); }
 
 SendResult Queue::send(std::string_view payload, const SendOptions& options) {
-    detail::validate_payload(payload, core_->options().max_payload_bytes);
-    detail::validate_send(options);
+    validate_message(payload, options, core_->options());
     return core_->coalescer().send(payload, options);
 }
 
 std::future<SendResult> Queue::send_async(std::string_view payload, const SendOptions& options) {
-    detail::validate_payload(payload, core_->options().max_payload_bytes);
-    detail::validate_send(options);
+    validate_message(payload, options, core_->options());
     return core_->coalescer().send_async(payload, options);
 }
 
 void Queue::send_async(std::string_view payload, const SendOptions& options, SendCallback done) {
     if (!done) throw InvalidArgument("send_async needs a callback");
-    detail::validate_payload(payload, core_->options().max_payload_bytes);
-    detail::validate_send(options);
+    validate_message(payload, options, core_->options());
     core_->coalescer().send_async(payload, options, std::move(done));
 }
 

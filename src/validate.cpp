@@ -3,6 +3,8 @@
 #include <string>
 
 #include "delayq/error.hpp"
+#include "delayq/time.hpp"
+#include "delayq/validate.hpp"
 #include "keys.hpp"
 
 namespace delayq::detail {
@@ -145,3 +147,34 @@ void validate_settings_update(const SettingsUpdate& u) {
 }
 
 }  // namespace delayq::detail
+
+namespace delayq {
+
+void validate_queue_name(std::string_view name) { detail::validate_queue_name(name); }
+
+void validate_message_id(std::string_view id) { detail::validate_id(id); }
+
+void validate_message(std::string_view payload, const SendOptions& options,
+                      const QueueOptions& queue) {
+    detail::validate_payload(payload, queue.max_payload_bytes);
+    detail::validate_send(options);
+}
+
+void validate_due(const SendOptions& options, TimePoint now) {
+    // send.lua's two checks against its clock, in its terms: due and expiry in unix ms.
+    const std::int64_t now_ms = now.time_since_epoch().count();
+    const std::int64_t due = options.at ? detail::validate_time(*options.at, "due time")
+                                        : now_ms + detail::validate_delay(options.delay, "delay");
+    if (due > detail::kMaxTimeMs) {
+        detail::invalid("due time", "would fall after the year 9999 (delay " +
+                                        format_duration(options.delay) + " from now)");
+    }
+    if (options.expire_after.count() > 0 &&
+        now_ms + detail::validate_delay(options.expire_after, "expire_after") <= due) {
+        detail::invalid("expire_after",
+                        "ends before the due time (the message would expire "
+                        "before it is due)");
+    }
+}
+
+}  // namespace delayq

@@ -29,6 +29,7 @@ void add_token_revoke(CommandSet& set);
 void add_local(CommandSet& set);
 void add_local_status(CommandSet& set);
 void add_local_stop(CommandSet& set);
+void add_serve(CommandSet& set);
 void add_demo(CommandSet& set);
 void add_completion(CommandSet& set);
 void add_version(CommandSet& set);
@@ -78,6 +79,7 @@ void add_all_commands(CommandSet& set) {
     add_local(set);
     add_local_status(set);
     add_local_stop(set);
+    add_serve(set);
     add_demo(set);
     add_completion(set);
     add_version(set);

@@ -1,11 +1,11 @@
 // delayq cancel: delete a message that is still waiting.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <delayq/validate.hpp>
 #include <memory>
 
 #include "command_set.hpp"
 #include "errors.hpp"
-#include "message_lines.hpp"
 #include "not_waiting.hpp"
 #include "session.hpp"
 
@@ -18,7 +18,7 @@ struct CancelArgs {
 };
 
 int cancel(const CancelArgs& a, const Invocation& invocation) {
-    check_id(a.id);
+    validate_message_id(a.id);
     Session session(invocation.redis);
     Queue queue = session.queue(a.queue);
     session.connect();

@@ -7,13 +7,12 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <thread>
 
+#include "batch_printer.hpp"
 #include "commands/commands.hpp"
 #include "errors.hpp"
 #include "io.hpp"
-#include "json_output.hpp"
 #include "process.hpp"
 #include "run_control.hpp"
 #include "session.hpp"
@@ -36,57 +35,35 @@ struct ConsumeArgs {
     CLI::Option* visibility_opt = nullptr;
 };
 
-// What a handler does with a delivery, apart from the quota bookkeeping.
-class MessageSink {
-  public:
-    MessageSink(const ConsumeArgs& args, std::vector<std::string> command, RunControl& control)
-        : args_(args), command_(std::move(command)), control_(control) {}
+// Runs the command for a delivery: exit status 0 acks it, anything else nacks it.
+Outcome run_command_for(const std::vector<std::string>& command, const Delivery& d) {
+    const CommandResult r = run_command(command, d.payload(),
+                                        {"DELAYQ_QUEUE=" + d.queue(), "DELAYQ_ID=" + d.id(),
+                                         "DELAYQ_ATTEMPT=" + std::to_string(d.attempt()),
+                                         "DELAYQ_DUE_MS=" + std::to_string(unix_ms(d.due()))});
+    if (r.succeeded()) return Ack{};
+    std::fprintf(stderr, "delayq: message %s, attempt %d of %d: %s; %s\n", d.id().c_str(),
+                 d.attempt(), d.max_attempts(), r.headline().c_str(),
+                 d.attempt() < d.max_attempts() ? "it will be retried" : "no attempts left");
+    return Nack{.error = r.describe()};
+}
 
-    Outcome handle(const Delivery& d) { return command_.empty() ? print(d) : run(d); }
-
-  private:
-    Outcome print(const Delivery& d) {
-        std::string out;
-        if (args_.raw) {
-            out = d.payload();
-        } else {
-            Json j;
-            j["id"] = d.id();
-            put_payload(j, d.payload());
-            j["attempt"] = d.attempt();
-            j["due_ms"] = unix_ms(d.due());
-            j["delivered_ms"] = unix_ms(d.delivered_at());
-            out = to_line(j) + "\n";
-        }
-        bool ok = false;
-        {
-            std::lock_guard lock(output_mutex_);
-            ok = write_all(STDOUT_FILENO, out);
-        }
-        if (ok) return Ack{};
-        // Whoever reads our output is gone: the message was not passed on, so it stays queued.
-        control_.request_stop();
-        return Nack{.delay = Duration(0), .error = "delayq consume could not write to stdout"};
-    }
-
-    Outcome run(const Delivery& d) {
-        const CommandResult r = run_command(command_, d.payload(),
-                                            {"DELAYQ_QUEUE=" + d.queue(), "DELAYQ_ID=" + d.id(),
-                                             "DELAYQ_ATTEMPT=" + std::to_string(d.attempt()),
-                                             "DELAYQ_DUE_MS=" + std::to_string(unix_ms(d.due()))});
-        if (r.succeeded()) return Ack{};
-        std::fprintf(stderr, "delayq: message %s, attempt %d of %d: %s; %s\n", d.id().c_str(),
-                     d.attempt(), d.max_attempts(), r.headline().c_str(),
-                     d.attempt() < d.max_attempts() ? "it will be retried" : "no attempts left");
-        std::string error = r.describe();
-        return Nack{.error = std::move(error)};
-    }
-
-    const ConsumeArgs& args_;
-    std::vector<std::string> command_;
-    RunControl& control_;
-    std::mutex output_mutex_;
-};
+// Without a command: batches printed to stdout (BatchPrinter).
+int print_messages(const ConsumeArgs& a, const PrintOptions& options) {
+    Session session(a.redis);
+    Leases leases = session.leases(a.queue);
+    session.connect();
+    BatchPrinter printer(leases, options);
+    std::atomic<bool> interrupted{false};
+    SignalWatcher signals([&](int) {
+        interrupted = true;
+        std::fprintf(stderr, "delayq: stopping: acking what was printed (again to exit at once)\n");
+        printer.request_stop();
+    });
+    const std::size_t printed = printer.run();
+    if (interrupted) std::fprintf(stderr, "delayq: stopped after %zu messages\n", printed);
+    return kExitOk;
+}
 
 int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     if (trailing.given && trailing.argv.empty()) {
@@ -100,18 +77,26 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     if (a.max_opt->count() > 0) max = a.max;
     std::optional<std::chrono::milliseconds> timeout;
     if (a.timeout_opt->count() > 0) timeout = duration_arg(a.timeout);
+    std::optional<Duration> visibility;
+    if (a.visibility_opt->count() > 0) {
+        visibility = duration_arg(a.visibility);
+        if (visibility->count() < 1) throw UsageError("--visibility must be at least 1ms");
+    }
+    if (!trailing.given) {
+        PrintOptions print;
+        print.format = a.raw ? PrintFormat::kRaw : PrintFormat::kJson;
+        print.max = max;
+        print.timeout = timeout;
+        if (visibility) print.visibility = *visibility;
+        return print_messages(a, print);
+    }
     ConsumerOptions options;
     // Never more handlers than messages wanted: see RunControl.
     options.concurrency = max ? std::min(a.concurrency, *max) : a.concurrency;
     // With --max, lease no message beyond the handlers: one leased and then handed back at the
     // end would still count as delivered.
     if (max) options.prefetch = 0;
-    if (a.visibility_opt->count() > 0) {
-        options.visibility_timeout = duration_arg(a.visibility);
-        if (options.visibility_timeout.count() < 1) {
-            throw UsageError("--visibility must be at least 1ms");
-        }
-    }
+    if (visibility) options.visibility_timeout = *visibility;
     options.on_dead_letter = [](const DeadLetterEvent& e) {
         std::fprintf(stderr,
                      "delayq: message %s moved to the dead letters (%s after %d attempts)\n",
@@ -123,7 +108,6 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
     session.connect();
 
     RunControl control(max, options.concurrency, timeout);
-    MessageSink sink(a, trailing.argv, control);
     Consumer consumer(
         leases,
         [&](const Delivery& d) -> Outcome {
@@ -141,7 +125,7 @@ int consume(const ConsumeArgs& a, const TrailingCommand& trailing) {
                 RunControl& control;
                 ~EndGuard() { control.end(); }
             } guard{control};
-            return sink.handle(d);
+            return run_command_for(trailing.argv, d);
         },
         options);
     control.set_stop([&] { consumer.stop(); });

@@ -1,11 +1,11 @@
 // delayq reschedule: move the due time of a message that is still waiting.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <delayq/validate.hpp>
 #include <memory>
 
 #include "command_set.hpp"
 #include "errors.hpp"
-#include "message_lines.hpp"
 #include "not_waiting.hpp"
 #include "session.hpp"
 #include "time_text.hpp"
@@ -30,7 +30,7 @@ int reschedule(const RescheduleArgs& a, const Invocation& invocation) {
     std::optional<std::chrono::system_clock::time_point> at;
     if (a.delay_opt->count() > 0) delay = duration_arg(a.delay);
     if (a.at_opt->count() > 0) at = time_arg(a.at);
-    check_id(a.id);
+    validate_message_id(a.id);
     Session session(invocation.redis);
     Queue queue = session.queue(a.queue);
     session.connect();

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <delayq/validate.hpp>
 #include <memory>
 
 #include "commands/commands.hpp"
@@ -15,6 +16,8 @@ namespace delayq::cli {
 namespace {
 
 constexpr std::size_t kBatch = 1000;  // Queue::send_batch takes at most this many
+// How long after the clock was read the last batch of a --file may still go out.
+constexpr auto kSendingMargin = std::chrono::hours(1);
 
 struct SendArgs {
     std::string redis;
@@ -69,7 +72,7 @@ int send_one(SendArgs& a) {
         message.payload = read_input("-");
     }
     message.options = options;
-    check_message(message, QueueOptions{}.max_payload_bytes);
+    validate_message(message.payload, message.options);
     session.connect();
     const SendResult r = queue.send(message.payload, message.options);
     std::printf("%s\n", r.id.c_str());
@@ -91,23 +94,12 @@ int send_file(SendArgs& a) {
     Session session(a.redis);
     Queue queue = session.queue(a.queue);
     const std::string input = read_input(a.file);
-    std::vector<MessageLine> lines =
-        parse_message_lines(input, defaults, QueueOptions{}.max_payload_bytes);
+    std::vector<MessageLine> lines = parse_message_lines(input, defaults, QueueOptions{});
     session.connect();
-    // An expiry must fall after an absolute due time, which needs the server's clock to check.
-    const bool needs_clock = std::any_of(lines.begin(), lines.end(), [](const MessageLine& l) {
-        return l.message.options.at && l.message.options.expire_after.count() > 0;
-    });
-    if (needs_clock) {
-        const TimePoint now = session.admin(a.queue).stats().now;
-        for (const auto& l : lines) {
-            const auto& o = l.message.options;
-            if (o.at && o.expire_after.count() > 0 && now + o.expire_after <= *o.at) {
-                throw UsageError("line " + std::to_string(l.line) +
-                                 ": the message would expire before its due time");
-            }
-        }
-    }
+    // Every line is checked before the first is sent: the checks against the server's clock
+    // too, with the clock read once. The batches go out over some time after it, and a later
+    // send moves a delay's due time later: so the due times are checked as if sent an hour on.
+    check_due_times(lines, session.client().server_time() + kSendingMargin);
 
     const bool progress = is_terminal(2) && !lines.empty();
     std::size_t sent = 0;

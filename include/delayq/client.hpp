@@ -36,6 +36,9 @@ class Client {
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;
+    // The Redis server's clock (TIME), which every due time and delay is measured on: for
+    // checks a front end makes before sending (validate_due).
+    TimePoint server_time() const;
 
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;

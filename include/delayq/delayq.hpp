@@ -11,5 +11,6 @@
 #include "delayq/queue_admin.hpp"
 #include "delayq/time.hpp"
 #include "delayq/types.hpp"
+#include "delayq/validate.hpp"
 #include "delayq/version.hpp"
 #include "delayq/waiter.hpp"

@@ -5,6 +5,7 @@
 
 #include "codec/common.hpp"
 #include "delayq/error.hpp"
+#include "delayq/validate.hpp"
 #include "keys.hpp"
 #include "record.hpp"
 #include "validate.hpp"
@@ -30,8 +31,8 @@ struct RunOptions {
 };
 
 RunOptions run_options(const MessageRef& m, const Defaults& defaults) {
-    validate_payload(m.payload, defaults.max_payload_bytes);
-    validate_send(*m.options);
+    validate_message(m.payload, *m.options,
+                     QueueOptions{.max_payload_bytes = defaults.max_payload_bytes});
     const SendOptions& o = *m.options;
     const std::int64_t expire_after_ms = o.expire_after.count();
     return RunOptions{o.at ? std::optional(validate_time(*o.at, "due time")) : std::nullopt,
@@ -59,7 +60,15 @@ Call encode(std::span<const MessageRef> messages, const Defaults& defaults) {
     }
     std::vector<RunOptions> options;
     options.reserve(messages.size());
-    for (const auto& m : messages) options.push_back(run_options(m, defaults));
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        try {
+            options.push_back(run_options(messages[i], defaults));
+        } catch (const InvalidArgument& e) {
+            // In a batch, say which message: the caller cannot tell otherwise.
+            if (messages.size() == 1) throw;
+            throw InvalidArgument("messages[" + std::to_string(i) + "]: " + e.what());
+        }
+    }
     Call call;
     std::size_t next = 0;
     while (next < messages.size()) {

@@ -55,7 +55,17 @@ CliProcess::CliProcess(const std::vector<std::string>& args, CliOptions options)
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    if (options_.stdout_file.empty()) {
+        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+    } else {
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, options_.stdout_file.c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    }
+    // Nothing reads `out` then: the pump sees its end at once.
+    if (!options_.stdout_file.empty() || options_.stdout_closed) {
+        ::close(out[0]);
+        out[0] = -1;
+    }
     posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
     std::vector<std::string> argv_strings{cli_path()};
     argv_strings.insert(argv_strings.end(), args.begin(), args.end());
@@ -78,7 +88,7 @@ CliProcess::CliProcess(const std::vector<std::string>& args, CliOptions options)
     ::close(err[1]);
     if (rc != 0) {
         ::close(in[1]);
-        ::close(out[0]);
+        if (out[0] >= 0) ::close(out[0]);
         ::close(err[0]);
         throw std::runtime_error("cannot run " + argv_strings.front());
     }

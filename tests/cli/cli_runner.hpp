@@ -28,6 +28,10 @@ struct CliOptions {
     // terminal, whose output (stdout and stderr together, "\r\n" line ends, the input echoed)
     // lands in `out`.
     bool terminal = false;
+    // stdout to this file instead of `out` (created or truncated; /dev/full fails every write).
+    std::string stdout_file{};
+    // stdout to a pipe whose read end is closed before the start: every write fails (EPIPE).
+    bool stdout_closed = false;
 };
 
 // The delayq binary under test, running in the background with its output collected.

@@ -93,6 +93,77 @@ TEST_F(ConsumeTest, MaxWithConcurrencyAcrossSeveralRounds) {
     EXPECT_EQ(s["in_flight"], 0);
 }
 
+// `n` messages, ready at once, sent in batches through the library.
+void send_ready(const std::string& url, const std::string& queue, std::size_t n) {
+    Client client(url);
+    Queue q = client.queue(queue);
+    std::vector<Message> batch;
+    for (std::size_t i = 0; i < n; ++i) {
+        batch.push_back({.payload = "m" + std::to_string(i)});
+        if (batch.size() == 1000 || i + 1 == n) {
+            q.send_batch(batch);
+            batch.clear();
+        }
+    }
+}
+
+TEST_F(ConsumeTest, MaxPrintsExactlyThatManyWithAnyConcurrencyToAPipeOrAFile) {
+    // 64 handlers once stopped after 448-494 of 500 messages and never exited.
+    send_ready(redis_.url(), "q", 3000);
+    std::size_t taken = 0;
+    for (const bool to_file : {false, true}) {
+        for (const std::string concurrency : {"1", "4", "64"}) {
+            const std::string shown = concurrency + (to_file ? " to a file" : " to a pipe");
+            CliOptions o;
+            const auto file = scratch_ / ("out-" + concurrency);
+            if (to_file) o.stdout_file = file.string();
+            o.timeout = std::chrono::seconds(60);
+            const CliResult r =
+                cli({"consume", "q", "--max", "500", "--concurrency", concurrency}, o);
+            ASSERT_EQ(r.exit_code, 0) << shown << ": " << r.err;
+            const auto lines = json_lines(to_file ? read_file(file) : r.out);
+            EXPECT_EQ(lines.size(), 500U) << shown;
+            std::set<std::string> ids;
+            for (const auto& j : lines) ids.insert(j.at("id").get<std::string>());
+            EXPECT_EQ(ids.size(), 500U) << shown;
+            taken += 500;
+            const Json s = stats("q");
+            EXPECT_EQ(s["totals"]["acked"], taken) << shown;
+            EXPECT_EQ(s["totals"]["delivered"], taken) << shown;  // none fetched beyond
+            EXPECT_EQ(s["ready"], 3000 - taken) << shown;
+            EXPECT_EQ(s["in_flight"], 0) << shown;
+        }
+    }
+}
+
+TEST_F(ConsumeTest, MaxIsExactWithACommandAndManyHandlers) {
+    send_ready(redis_.url(), "jobs", 100);
+    const CliResult r = cli({"consume", "jobs", "--max", "40", "--concurrency", "16", "--", "true"},
+                            {.timeout = std::chrono::seconds(60)});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Json s = stats("jobs");
+    EXPECT_EQ(s["totals"]["acked"], 40);
+    EXPECT_EQ(s["totals"]["delivered"], 40);
+    EXPECT_EQ(s["ready"], 60);
+    EXPECT_EQ(s["in_flight"], 0);
+}
+
+TEST_F(ConsumeTest, NothingIsAckedThatCouldNotBeWritten) {
+    send_ready(redis_.url(), "q", 10);
+    // A reader that is gone (EPIPE) ends the consumer quietly; a full disk is a failure.
+    const CliResult closed = cli({"consume", "q", "--max", "5"}, {.stdout_closed = true});
+    EXPECT_EQ(closed.exit_code, 0) << closed.err;
+    const CliResult full = cli({"consume", "q", "--max", "5"}, {.stdout_file = "/dev/full"});
+    EXPECT_EQ(full.exit_code, 1) << full.err;
+    EXPECT_NE(full.err.find("No space left on device"), std::string::npos) << full.err;
+    const Json s = stats("q");
+    EXPECT_EQ(s["totals"]["acked"], 0);
+    EXPECT_EQ(s["totals"]["released"], 10);  // handed back unstarted: no attempt counted
+    EXPECT_EQ(s["ready"], 10);
+    EXPECT_EQ(s["in_flight"], 0);
+    for (const Json& m : peek("q", "ready")) EXPECT_EQ(m["attempts"], 0) << m.dump();
+}
+
 TEST_F(ConsumeTest, TimeoutEndsAnIdleConsumer) {
     const CliResult r = cli({"consume", "q", "--timeout", "300ms"});
     EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -134,6 +134,76 @@ TEST_F(SendTest, FileFromDiskWithABadLineLaterOnSendsNothing) {
     EXPECT_EQ(redis_.dbsize(), 0);
 }
 
+// A file of good lines: the first 1,000 fill the first batch, so that a bad line after them
+// would find that batch sent already if it were checked only when its own batch goes out.
+std::string good_lines(int n) {
+    std::string input;
+    for (int i = 0; i < n; ++i) {
+        input += "{\"payload\": \"ok " + std::to_string(i) + "\", \"id\": \"ok-" +
+                 std::to_string(i) + "\"}\n";
+    }
+    return input;
+}
+
+TEST_F(SendTest, FileWithAGeneratedFormIdAfterAFullBatchSendsNothing) {
+    // Ids of 14 lowercase hex digits are the generated ids' form, reserved by the library.
+    CliOptions o;
+    o.input = good_lines(1000) + "{\"payload\": \"x\", \"id\": \"0000000000abcd\"}\n";
+    const CliResult r = cli({"send", "q", "--file", "-"}, o);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("line 1001: message id must not be 14 lowercase hex digits"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
+TEST_F(SendTest, FileWithADueTimePastTheYear9999AfterAFullBatchSendsNothing) {
+    // 2,932,000 days is a valid duration (it fits before the end of 9999 counted from 1970),
+    // but from now it ends after 9999: only the server's clock tells.
+    CliOptions o;
+    o.input = good_lines(1500) + "{\"payload\": \"x\", \"delay\": \"2932000d\"}\n";
+    const CliResult r = cli({"send", "q", "--file", "-"}, o);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("line 1501: due time would fall after the year 9999"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
+TEST_F(SendTest, FileWithAnExpiryBeforeItsDueTimeSendsNothing) {
+    CliOptions o;
+    o.input = good_lines(1000) +
+              "{\"payload\": \"x\", \"at\": \"2030-01-02T03:04:05Z\", \"expire_after\": \"1h\"}\n";
+    const CliResult r = cli({"send", "q", "--file", "-"}, o);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("line 1001: expire_after ends before the due time"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
+TEST_F(SendTest, AnEmptyIdIsBadInputNotARequestForANewOne) {
+    // Sending twice must not make two messages, as a generated id would on every retry.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const CliResult r = cli({"send", "q", "x", "--id", ""});
+        EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+        EXPECT_NE(r.err.find("message id must not be empty"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+    // `--id=` is an option without its value, which the parser refuses.
+    const CliResult no_value = cli({"send", "q", "x", "--id="});
+    EXPECT_EQ(no_value.exit_code, 2) << no_value.out << no_value.err;
+    EXPECT_NE(no_value.err.find("--id"), std::string::npos) << no_value.err;
+    CliOptions o;
+    o.input = good_lines(3) + "{\"payload\": \"x\", \"id\": \"\"}\n";
+    const CliResult file = cli({"send", "q", "--file", "-"}, o);
+    EXPECT_EQ(file.exit_code, 2) << file.err;
+    EXPECT_NE(file.err.find("line 4: message id must not be empty"), std::string::npos) << file.err;
+    EXPECT_EQ(redis_.dbsize(), 0);
+    // Without the option, an id is generated.
+    EXPECT_FALSE(send("q", "x").empty());
+}
+
 TEST_F(SendTest, PayloadAtTheLimitIsAccepted) {
     CliOptions o;
     o.input = std::string(std::size_t{1024} * 1024, 'p');
