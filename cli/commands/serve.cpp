@@ -23,6 +23,7 @@ struct ServeArgs {
     std::string auth_file;
     std::size_t io_threads = 0;
     std::size_t max_connections = 10'000;
+    bool metrics_public = false;
 };
 
 sigset_t serve_signals() {
@@ -51,6 +52,7 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.limits.io_threads = a.io_threads;
     if (a.max_connections == 0) throw UsageError("--max-connections must be at least 1");
     config.limits.max_connections = a.max_connections;
+    config.metrics_public = a.metrics_public;
 
     Session session(invocation.redis);
     config.redis_url = session.url();
@@ -131,6 +133,8 @@ Examples:
     cmd.add_option("--max-connections", a->max_connections,
                    "Open connections at most; beyond them a 503 (default 10000)")
         ->type_name("N");
+    cmd.add_flag("--metrics-public", a->metrics_public,
+                 "Serve GET /metrics without a token (default: scope read)");
 }
 
 }  // namespace delayq::cli

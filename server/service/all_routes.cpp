@@ -5,6 +5,9 @@ namespace delayq::server::service {
 void add_all_routes(http::Router& router, RouteContext& context) {
     add_health_routes(router, context);
     add_message_routes(router, context);
+    add_lease_routes(router, context);
+    add_admin_routes(router, context);
+    add_metrics_routes(router, context);
 }
 
 }  // namespace delayq::server::service

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <delayq/client.hpp>
 #include <delayq/delivery.hpp>
+#include <delayq/error.hpp>
 #include <delayq/waiter.hpp>
 #include <exception>
 #include <functional>
@@ -41,8 +42,15 @@ struct PollRequest {
     PollDone done;
 };
 
-// Runs a task off the I/O threads: fetches block on Redis.
+// Runs a task off the I/O threads: fetches block on Redis. Throws WorkersBusy when it cannot
+// take the task now.
 using Post = std::function<void(std::function<void()>)>;
+
+// The workers have as much queued as they take (the routes answer 429 rate_limited).
+class WorkersBusy : public Error {
+  public:
+    using Error::Error;
+};
 
 struct LongPollOptions {
     WaiterOptions waiter{};  // of every queue's waiter

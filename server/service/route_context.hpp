@@ -7,7 +7,12 @@
 
 #include "http/message.hpp"
 #include "http/router.hpp"
+#include "metrics/request_metrics.hpp"
+#include "metrics/scrape_cache.hpp"
 #include "service/auth_gate.hpp"
+#include "service/history.hpp"
+#include "service/history_recorder.hpp"
+#include "service/long_poll.hpp"
 #include "service/worker_pool.hpp"
 
 // How route groups (service/*_routes.cpp) register: each route says what access it needs, and
@@ -19,6 +24,12 @@ struct RouteContext {
     Client client;
     AuthGate& auth;
     WorkerPool& pool;
+    LongPollHub& long_polls;
+    ScrapeCache& scrapes;
+    RequestMetrics& requests;
+    History& history;
+    HistoryRecorder& history_recorder;
+    bool metrics_public = false;  // GET /metrics without a token
 };
 
 // A handler that makes blocking library calls: it runs on the worker pool, never on an I/O

@@ -1,3 +1,4 @@
+#include <chrono>
 #include <delayq/error.hpp>
 #include <exception>
 #include <string>
@@ -23,13 +24,25 @@ bool is_json_media_type(std::string_view content_type) {
     return first != std::string::npos && type.substr(first, last - first + 1) == "application/json";
 }
 
+// Counts the answer in delayq_http_request_duration_seconds, from routing to the answer.
+http::Reply timed(RouteContext& ctx, http::Verb method, const std::string& route,
+                  http::Reply reply) {
+    return [ctx = &ctx, method, route, inner = std::move(reply),
+            start = std::chrono::steady_clock::now()](http::HttpResponse r) {
+        ctx->requests.observe(boost::beast::http::to_string(method), route,
+                              static_cast<int>(r.status), std::chrono::steady_clock::now() - start);
+        inner(std::move(r));
+    };
+}
+
 }  // namespace
 
 void add_route(http::Router& router, RouteContext& context, http::Verb method,
                std::string_view pattern, Access access, http::Handler handler) {
     router.add(method, pattern,
-               [ctx = &context, access, handler = std::move(handler)](http::HttpRequest request,
-                                                                      http::Reply reply) {
+               [ctx = &context, access, handler = std::move(handler), method,
+                route = std::string(pattern)](http::HttpRequest request, http::Reply reply) {
+                   reply = timed(*ctx, method, route, std::move(reply));
                    AuthGate::Verdict verdict =
                        ctx->auth.check(request.bearer_token(), access, request.param("queue"));
                    if (verdict.problem) {

@@ -12,6 +12,14 @@ void add_health_routes(http::Router& router, RouteContext& context);
 // POST /v1/queues/{queue}/messages, .../messages/batch, GET|DELETE .../messages/{id},
 // POST .../messages/{id}/reschedule
 void add_message_routes(http::Router& router, RouteContext& context);
+// POST /v1/queues/{queue}/leases (long-poll), .../ack, .../extend, .../release, .../nack,
+// .../reject
+void add_lease_routes(http::Router& router, RouteContext& context);
+// GET /v1/queues, GET|PATCH|DELETE /v1/queues/{queue}, GET .../messages (a page),
+// POST .../dead/requeue, .../dead/purge, GET .../history
+void add_admin_routes(http::Router& router, RouteContext& context);
+// GET /metrics
+void add_metrics_routes(http::Router& router, RouteContext& context);
 
 // Every group.
 void add_all_routes(http::Router& router, RouteContext& context);

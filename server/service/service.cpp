@@ -24,13 +24,34 @@ AuthGate make_gate(const ServiceConfig& config) {
     return AuthGate(*config.auth_file);
 }
 
+// The long-poll hub's fetches run on the worker pool; a full pool refuses them.
+Post pool_post(WorkerPool& pool) {
+    return [&pool](std::function<void()> task) {
+        if (!pool.try_post(std::move(task))) {
+            throw WorkersBusy("the server has as much work queued as it takes; try again");
+        }
+    };
+}
+
 }  // namespace
 
 Service::Service(ServiceConfig config)
     : config_(std::move(config)),
       auth_(make_gate(config_)),
       pool_(config_.worker_threads, config_.worker_queue),
-      context_{Client(config_.redis_url, config_.client), auth_, pool_} {
+      client_(config_.redis_url, config_.client),
+      long_polls_(client_, pool_post(pool_), config_.long_polls),
+      scrapes_(client_, config_.scrape_interval),
+      history_recorder_(client_, history_),
+      context_{client_,
+               auth_,
+               pool_,
+               long_polls_,
+               scrapes_,
+               requests_,
+               history_,
+               history_recorder_,
+               config_.metrics_public} {
     http::Router router;
     add_all_routes(router, context_);
     http::ServerConfig server_config{config_.listen, config_.limits, !auth_.enabled()};
@@ -44,7 +65,11 @@ Service::~Service() { stop(); }
 void Service::start() { server_->start(); }
 
 void Service::stop() {
+    // Waiting long-polls are answered (empty) first, so that the server's drain need not wait
+    // out their `wait`; their fetches under way finish on the pool, which stops last.
+    long_polls_.stop();
     server_->stop();
+    history_recorder_.stop();
     pool_.stop();
 }
 

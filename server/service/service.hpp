@@ -25,6 +25,11 @@ struct ServiceConfig {
     // For the library's blocking calls; a request beyond threads + queue is a 429.
     std::size_t worker_threads = 32;
     std::size_t worker_queue = 4096;
+    // Long-polls: their queues' waiters (idle_check: the safety net's period).
+    LongPollOptions long_polls{};
+    // GET /metrics: open to all (--metrics-public), and how often its gauges may read Redis.
+    bool metrics_public = false;
+    Duration scrape_interval = std::chrono::seconds(5);
 };
 
 // `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.
@@ -47,11 +52,18 @@ class Service {
     std::uint16_t port() const { return server_->port(); }
     const http::Router& router() const { return server_->router(); }
     WorkerPool& pool() { return pool_; }
+    LongPollHub& long_polls() { return long_polls_; }
 
   private:
     ServiceConfig config_;
     AuthGate auth_;
     WorkerPool pool_;
+    Client client_;
+    LongPollHub long_polls_;
+    ScrapeCache scrapes_;
+    RequestMetrics requests_;
+    History history_;
+    HistoryRecorder history_recorder_;
     RouteContext context_;
     std::unique_ptr<http::HttpServer> server_;
 };

@@ -1,0 +1,131 @@
+#include <delayq/error.hpp>
+#include <delayq/queue_admin.hpp>
+#include <vector>
+
+#include "api/admin_json.hpp"
+#include "http/percent.hpp"
+#include "service/routes.hpp"
+
+namespace delayq::server::service {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kQueues = "/v1/queues";
+constexpr std::string_view kQueue = "/v1/queues/{queue}";
+constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
+constexpr std::string_view kRequeue = "/v1/queues/{queue}/dead/requeue";
+constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
+constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
+
+// Every query parameter, decoded, so that an unknown one is refused rather than ignored.
+QueryParams query_params(const http::HttpRequest& r) {
+    QueryParams out;
+    std::string_view rest = r.query;
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+        if (pair.empty()) continue;
+        const std::size_t eq = pair.find('=');
+        const auto key = http::percent_decode(pair.substr(0, eq), true);
+        const auto value =
+            http::percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
+        if (!key || !value) throw InvalidArgument("bad percent-encoding in the query");
+        out.emplace_back(*key, *value);
+    }
+    return out;
+}
+
+// The queues the caller's token covers (all of them without an auth file).
+http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
+    const auto table = ctx.auth.table();
+    const TokenEntry* entry = table ? table->find(r.bearer_token()) : nullptr;
+    std::vector<QueueCounts> queues;
+    for (const auto& name : ctx.client.queues()) {
+        if (table && (entry == nullptr || !entry->covers(name))) continue;
+        queues.push_back({name, ctx.client.admin(name).stats()});
+    }
+    return json_answer(200, queue_list_json(queues));
+}
+
+http::HttpResponse get_queue(RouteContext& ctx, const http::HttpRequest& r) {
+    QueueAdmin admin = ctx.client.admin(r.param("queue"));
+    const QueueStats stats = admin.stats();
+    return json_answer(200, queue_json(r.param("queue"), stats, admin.settings()));
+}
+
+http::HttpResponse list_messages(RouteContext& ctx, const http::HttpRequest& r) {
+    const ListQuery q = parse_list_query(query_params(r));
+    return json_answer(200,
+                       message_page_json(ctx.client.admin(r.param("queue")).list(q.state, q.page)));
+}
+
+http::HttpResponse requeue(RouteContext& ctx, const http::HttpRequest& r) {
+    const DeadLetterSelector which = parse_dead_selector(json_body(r));
+    const std::size_t n = ctx.client.admin(r.param("queue")).requeue(which);
+    return json_answer(200, {{"requeued", n}});
+}
+
+http::HttpResponse purge(RouteContext& ctx, const http::HttpRequest& r) {
+    const DeadLetterSelector which = parse_dead_selector(json_body(r));
+    const std::size_t n = ctx.client.admin(r.param("queue")).purge(which);
+    return json_answer(200, {{"purged", n}});
+}
+
+// Settings first, then pause or resume: a bad setting changes nothing.
+http::HttpResponse patch_queue(RouteContext& ctx, const http::HttpRequest& r) {
+    const QueuePatch patch = parse_queue_patch(json_body(r));
+    QueueAdmin admin = ctx.client.admin(r.param("queue"));
+    if (patch.changes_settings()) admin.update_settings(patch.update(admin.settings()));
+    if (patch.paused) {
+        if (*patch.paused) {
+            admin.pause();
+        } else {
+            admin.resume();
+        }
+    }
+    return json_answer(
+        200, {{"queue", r.param("queue")}, {"settings", settings_json(admin.settings())}});
+}
+
+http::HttpResponse delete_queue(RouteContext& ctx, const http::HttpRequest& r) {
+    const bool force = parse_force(query_params(r));
+    const DeleteResult result = ctx.client.admin(r.param("queue")).delete_queue(force);
+    if (result.status == DeleteStatus::kInFlight) {
+        return http::problem_response(
+            {409, "conflict",
+             "queue \"" + r.param("queue") + "\" has " + std::to_string(result.in_flight) +
+                 " leased messages; nothing was deleted (?force=true deletes them too)"});
+    }
+    return json_answer(200, delete_result_json(result));
+}
+
+http::HttpResponse history(RouteContext& ctx, const http::HttpRequest& r) {
+    ctx.client.admin(r.param("queue"));  // a bad name is a 400, and is never watched
+    ctx.history_recorder.watch(r.param("queue"));
+    const auto points = ctx.history.points(r.param("queue"));
+    return json_answer(200, history_json(r.param("queue"), points));
+}
+
+}  // namespace
+
+void add_admin_routes(http::Router& router, RouteContext& context) {
+    const auto bind =
+        [ctx = &context](http::HttpResponse (*fn)(RouteContext&, const http::HttpRequest&)) {
+            return [ctx, fn](const http::HttpRequest& r) { return fn(*ctx, r); };
+        };
+    const Access read = Access::queue(Scope::kRead);
+    const Access admin = Access::queue(Scope::kAdmin);
+    add_blocking_route(router, context, http::Verb::get, kQueues, Access::any(Scope::kRead),
+                       bind(list_queues));
+    add_blocking_route(router, context, http::Verb::get, kQueue, read, bind(get_queue));
+    add_blocking_route(router, context, http::Verb::get, kMessages, read, bind(list_messages));
+    add_blocking_route(router, context, http::Verb::post, kRequeue, admin, bind(requeue));
+    add_blocking_route(router, context, http::Verb::post, kPurge, admin, bind(purge));
+    add_blocking_route(router, context, http::Verb::patch, kQueue, admin, bind(patch_queue));
+    add_blocking_route(router, context, http::Verb::delete_, kQueue, admin, bind(delete_queue));
+    add_blocking_route(router, context, http::Verb::get, kHistory, read, bind(history));
+}
+
+}  // namespace delayq::server::service

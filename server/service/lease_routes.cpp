@@ -1,0 +1,125 @@
+#include <chrono>
+#include <delayq/error.hpp>
+#include <delayq/leases.hpp>
+#include <memory>
+#include <vector>
+
+#include "api/leases_json.hpp"
+#include "service/long_poll.hpp"
+#include "service/routes.hpp"
+
+namespace delayq::server::service {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kLeases = "/v1/queues/{queue}/leases";
+constexpr std::string_view kAck = "/v1/queues/{queue}/ack";
+constexpr std::string_view kExtend = "/v1/queues/{queue}/extend";
+constexpr std::string_view kRelease = "/v1/queues/{queue}/release";
+constexpr std::string_view kNack = "/v1/queues/{queue}/nack";
+constexpr std::string_view kReject = "/v1/queues/{queue}/reject";
+
+// A lease request's body may be left out: every field has a default.
+json body_or_empty(const http::HttpRequest& r) {
+    return r.body.empty() ? json::object() : json_body(r);
+}
+
+http::HttpResponse busy() {
+    http::HttpResponse r = http::problem_response(
+        {429, "rate_limited", "the server has as much work queued as it takes; try again"});
+    r.headers.emplace_back("Retry-After", "1");
+    return r;
+}
+
+http::HttpResponse answer_poll(const PollAnswer& answer) {
+    if (answer.error) return http::problem_response(problem_from(answer.error));
+    return json_answer(200, deliveries_json(answer.deliveries));
+}
+
+// With `wait` 0, one fetch on the pool; else the queue's long-poll hub answers, and no worker
+// is held while the poll waits.
+void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
+    auto shared_reply = std::make_shared<http::Reply>(std::move(reply));
+    try {
+        const LeaseRequest req = parse_lease_request(body_or_empty(r));
+        if (req.wait.count() == 0) {
+            run_blocking(
+                ctx, [shared_reply](http::HttpResponse out) { (*shared_reply)(std::move(out)); },
+                [ctx = &ctx, req](const http::HttpRequest& request) {
+                    Leases leases = ctx->client.leases(request.param("queue"));
+                    const FetchResult result = leases.fetch(req.max, req.visibility);
+                    return json_answer(200, deliveries_json(result.deliveries));
+                },
+                std::move(r));
+            return;
+        }
+        ctx.long_polls.wait({r.param("queue"), req.max, req.visibility,
+                             std::chrono::steady_clock::now() + req.wait,
+                             [shared_reply](const PollAnswer& answer) {
+                                 (*shared_reply)(answer_poll(answer));
+                                 return true;
+                             }});
+    } catch (const WorkersBusy&) {
+        (*shared_reply)(busy());
+    } catch (...) {
+        (*shared_reply)(http::problem_response(problem_from(std::current_exception())));
+    }
+}
+
+http::HttpResponse ack(RouteContext& ctx, const http::HttpRequest& r) {
+    const std::vector<Lease> leases = parse_lease_list(json_body(r));
+    const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).ack(leases);
+    return json_answer(200, lease_results_json(leases, results));
+}
+
+http::HttpResponse extend(RouteContext& ctx, const http::HttpRequest& r) {
+    const ExtendRequest req = parse_extend(json_body(r));
+    Leases leases = ctx.client.leases(r.param("queue"));
+    std::vector<LeaseResult> results;
+    results.reserve(req.leases.size());
+    for (const Lease& l : req.leases) results.push_back(leases.extend(l, req.visibility));
+    return json_answer(200, lease_results_json(req.leases, results));
+}
+
+http::HttpResponse release(RouteContext& ctx, const http::HttpRequest& r) {
+    const std::vector<Lease> list = parse_lease_list(json_body(r));
+    Leases leases = ctx.client.leases(r.param("queue"));
+    std::vector<LeaseResult> results;
+    results.reserve(list.size());
+    for (const Lease& l : list) results.push_back(leases.release(l));
+    return json_answer(200, lease_results_json(list, results));
+}
+
+http::HttpResponse nack(RouteContext& ctx, const http::HttpRequest& r) {
+    const NackRequest req = parse_nack(json_body(r));
+    return json_answer(200,
+                       outcome_json(ctx.client.leases(r.param("queue")).nack(req.lease, req.nack)));
+}
+
+http::HttpResponse reject(RouteContext& ctx, const http::HttpRequest& r) {
+    const RejectRequest req = parse_reject(json_body(r));
+    return json_answer(
+        200, outcome_json(ctx.client.leases(r.param("queue")).reject(req.lease, req.reject)));
+}
+
+}  // namespace
+
+void add_lease_routes(http::Router& router, RouteContext& context) {
+    const auto bind =
+        [ctx = &context](http::HttpResponse (*fn)(RouteContext&, const http::HttpRequest&)) {
+            return [ctx, fn](const http::HttpRequest& r) { return fn(*ctx, r); };
+        };
+    const Access consume = Access::queue(Scope::kConsume);
+    add_route(router, context, http::Verb::post, kLeases, consume,
+              [ctx = &context](http::HttpRequest r, http::Reply reply) {
+                  lease(*ctx, std::move(r), std::move(reply));
+              });
+    add_blocking_route(router, context, http::Verb::post, kAck, consume, bind(ack));
+    add_blocking_route(router, context, http::Verb::post, kExtend, consume, bind(extend));
+    add_blocking_route(router, context, http::Verb::post, kRelease, consume, bind(release));
+    add_blocking_route(router, context, http::Verb::post, kNack, consume, bind(nack));
+    add_blocking_route(router, context, http::Verb::post, kReject, consume, bind(reject));
+}
+
+}  // namespace delayq::server::service

@@ -1,0 +1,183 @@
+// The operators' routes, the history and /metrics over real HTTP.
+#include <gtest/gtest.h>
+
+#include <delayq/delayq.hpp>
+
+#include "promtool.hpp"
+#include "server/support/service_fixture.hpp"
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using nlohmann::json;
+
+class HttpAdminTest : public ServiceTest {
+  protected:
+    void SetUp() override { start(); }
+    Client client() { return Client(redis().url()); }
+
+    HttpResult patch(const std::string& target, const json& body, const std::string& token = {}) {
+        return http().request(
+            {.method = "PATCH", .target = target, .body = body.dump(), .token = token});
+    }
+    // Two dead letters, "d1" and "d2", in queue q.
+    void make_dead_letters() {
+        Queue q = client().queue("q");
+        Leases leases = client().leases("q");
+        q.send("x", {.id = "d1"});
+        q.send("y", {.id = "d2"});
+        for (const Delivery& d : leases.fetch(2, std::chrono::seconds(30)).deliveries) {
+            leases.reject(d.lease(), {"bad"});
+        }
+        ASSERT_EQ(client().admin("q").stats().dead, 2u);
+    }
+};
+
+TEST_F(HttpAdminTest, QueuesAndAQueueShowCountsTotalsAndSettings) {
+    client().queue("a").send("m");
+    client().queue("b").send("m", {.delay = std::chrono::hours(1)});
+    const HttpResult list = http().get("/v1/queues");
+    ASSERT_EQ(list.status, 200u) << list.body;
+    EXPECT_EQ(list.json(),
+              json::parse(R"({"queues":[)"
+                          R"({"queue":"a","scheduled":0,"ready":1,"in_flight":0,"dead":0},)"
+                          R"({"queue":"b","scheduled":1,"ready":0,"in_flight":0,"dead":0}]})"));
+    const HttpResult one = http().get("/v1/queues/b");
+    ASSERT_EQ(one.status, 200u) << one.body;
+    EXPECT_EQ(one.json()["stats"]["scheduled"], 1);
+    EXPECT_EQ(one.json()["totals"]["sent"], 1);
+    EXPECT_EQ(one.json()["settings"]["max_attempts"], 25);
+}
+
+TEST_F(HttpAdminTest, MessagesArePagedWithACursor) {
+    Queue q = client().queue("q");
+    for (int i = 0; i < 3; ++i) q.send("m", {.id = "m" + std::to_string(i)});
+    const HttpResult first = http().get("/v1/queues/q/messages?state=ready&limit=2");
+    ASSERT_EQ(first.status, 200u) << first.body;
+    ASSERT_EQ(first.json()["messages"].size(), 2u);
+    const std::string cursor = first.json()["next_cursor"];
+    std::string encoded;
+    for (char c : cursor) {
+        if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+            encoded += c;
+        } else {
+            char buf[4];
+            std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+            encoded += buf;
+        }
+    }
+    const HttpResult second =
+        http().get("/v1/queues/q/messages?state=ready&limit=2&cursor=" + encoded);
+    ASSERT_EQ(second.status, 200u) << second.body;
+    ASSERT_EQ(second.json()["messages"].size(), 1u);
+    EXPECT_EQ(second.json()["messages"][0]["id"], "m2");
+    EXPECT_TRUE(second.json()["next_cursor"].is_null());
+    EXPECT_EQ(http().get("/v1/queues/q/messages").status, 400u);
+    EXPECT_EQ(http().get("/v1/queues/q/messages?state=ready&order=desc").status, 400u);
+}
+
+TEST_F(HttpAdminTest, DeadLettersAreRequeuedAndPurged) {
+    make_dead_letters();
+    const HttpResult requeued = http().post("/v1/queues/q/dead/requeue", {{"ids", {"d1", "nope"}}});
+    ASSERT_EQ(requeued.status, 200u) << requeued.body;
+    EXPECT_EQ(requeued.json()["requeued"], 1);
+    const HttpResult purged = http().post("/v1/queues/q/dead/purge", {{"all", true}});
+    ASSERT_EQ(purged.status, 200u) << purged.body;
+    EXPECT_EQ(purged.json()["purged"], 1);
+    const QueueStats s = client().admin("q").stats();
+    EXPECT_EQ(s.dead, 0u);
+    EXPECT_EQ(s.ready, 1u);
+}
+
+TEST_F(HttpAdminTest, PatchChangesSettingsAndPausesAndResumes) {
+    const HttpResult r = patch(
+        "/v1/queues/q", {{"max_attempts", 3}, {"backoff", {{"initial", "5s"}}}, {"paused", true}});
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json()["settings"]["max_attempts"], 3);
+    EXPECT_EQ(r.json()["settings"]["backoff"]["initial_ms"], 5000);
+    EXPECT_EQ(r.json()["settings"]["paused"], true);
+    EXPECT_TRUE(client().admin("q").settings().paused);
+    ASSERT_EQ(patch("/v1/queues/q", {{"paused", false}}).status, 200u);
+    EXPECT_FALSE(client().admin("q").settings().paused);
+    EXPECT_EQ(client().admin("q").settings().max_attempts, 3);
+}
+
+TEST_F(HttpAdminTest, DeleteIsRefusedWhileLeasedUnlessForced) {
+    client().queue("q").send("m");
+    client().leases("q").fetch(1, std::chrono::seconds(30));
+    const HttpResult refused = http().del("/v1/queues/q");
+    EXPECT_EQ(refused.status, 409u) << refused.body;
+    EXPECT_EQ(refused.code(), "conflict");
+    EXPECT_EQ(client().admin("q").stats().in_flight, 1u);
+    const HttpResult forced = http().del("/v1/queues/q?force=true");
+    ASSERT_EQ(forced.status, 200u) << forced.body;
+    EXPECT_EQ(forced.json()["status"], "deleted");
+    EXPECT_TRUE(redis().keys("dq:{q}:*").empty());
+}
+
+TEST_F(HttpAdminTest, BadAdminInputIs400AndWritesNothing) {
+    make_dead_letters();
+    const auto before = key_dump();
+    EXPECT_EQ(http().post("/v1/queues/q/dead/purge", {{"ids", {"d1"}}, {"all", true}}).status,
+              400u);
+    EXPECT_EQ(http().post("/v1/queues/q/dead/requeue", json::object()).status, 400u);
+    EXPECT_EQ(patch("/v1/queues/q", {{"max_attempts", 3}, {"colour", "red"}}).status, 400u);
+    EXPECT_EQ(patch("/v1/queues/q", {{"backoff", {{"multiplier", 0.5}}}}).status, 400u);
+    EXPECT_EQ(http().del("/v1/queues/q?force=maybe").status, 400u);
+    EXPECT_EQ(key_dump(), before);
+}
+
+TEST_F(HttpAdminTest, HistoryStartsAtTheFirstRequest) {
+    client().queue("q").send("m");
+    const HttpResult r = http().get("/v1/queues/q/history");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json()["queue"], "q");
+    ASSERT_GE(r.json()["points"].size(), 1u);
+    EXPECT_EQ(r.json()["points"].back()["sent"], 1);
+}
+
+TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
+    client().queue("orders").send("m");
+    ASSERT_EQ(http().get("/v1/queues/orders").status, 200u);
+    const HttpResult r = http().get("/metrics");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_TRUE(r.header("content-type").value_or("").starts_with("text/plain; version=0.0.4"));
+    const auto [status, said] = promtool_check_metrics(r.body);
+    EXPECT_EQ(status, 0) << said << "\n" << r.body;
+    EXPECT_NE(r.body.find(R"(delayq_messages{queue="orders",state="ready"} 1)"), std::string::npos)
+        << r.body;
+    EXPECT_NE(
+        r.body.find(
+            R"(delayq_http_request_duration_seconds_count{method="GET",route="/v1/queues/{queue}",status="200"} 1)"),
+        std::string::npos)
+        << r.body;
+}
+
+TEST_F(HttpAdminTest, AdminRoutesNeedTheirScopesAndMetricsNeedReadUnlessPublic) {
+    stop_service();
+    const std::string reader = add_token("dash", "read", "orders*");
+    const std::string admin = add_token("ops", "admin", "*");
+    start([this](server::service::ServiceConfig& c) { c.auth_file = auth_file(); });
+    client().queue("orders").send("m");
+    client().queue("billing").send("m");
+    const HttpResult listed = http().get("/v1/queues", reader);
+    ASSERT_EQ(listed.status, 200u) << listed.body;
+    ASSERT_EQ(listed.json()["queues"].size(), 1u);  // only what the token covers
+    EXPECT_EQ(listed.json()["queues"][0]["queue"], "orders");
+    EXPECT_EQ(http().get("/v1/queues/billing", reader).status, 403u);
+    EXPECT_EQ(patch("/v1/queues/orders", {{"paused", true}}, reader).status, 403u);
+    EXPECT_EQ(patch("/v1/queues/orders", {{"paused", true}}, admin).status, 200u);
+    EXPECT_EQ(http().get("/v1/queues/billing/history", admin).status, 200u);  // admin reads
+    EXPECT_EQ(http().get("/metrics").status, 401u);
+    EXPECT_EQ(http().get("/metrics", reader).status, 200u);
+    stop_service();
+    start([this](server::service::ServiceConfig& c) {
+        c.auth_file = auth_file();
+        c.metrics_public = true;
+    });
+    EXPECT_EQ(http().get("/metrics").status, 200u);
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,216 @@
+// The lease routes over real HTTP: long-polls woken by a send or ended by their wait, the
+// lease operations and their outcomes, bad bodies refused with nothing written, and idle
+// long-polls that cost Redis nothing more than one.
+#include <gtest/gtest.h>
+
+#include <delayq/delayq.hpp>
+#include <future>
+#include <sstream>
+#include <thread>
+
+#include "server/support/service_fixture.hpp"
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using nlohmann::json;
+
+class HttpLeasesTest : public ServiceTest {
+  protected:
+    void SetUp() override {
+        // No safety net: only a due time, a wake signal or a subscription make a waiter fire.
+        start([](server::service::ServiceConfig& c) {
+            c.long_polls.waiter.idle_check = std::chrono::hours(1);
+        });
+    }
+    Client client() { return Client(redis().url()); }
+
+    // One delivery leased over HTTP, or a failed test.
+    json lease_one(const std::string& queue = "q") {
+        const HttpResult r = http().post("/v1/queues/" + queue + "/leases", {{"wait", "20s"}});
+        EXPECT_EQ(r.status, 200u) << r.body;
+        const json d = r.json()["deliveries"];
+        EXPECT_EQ(d.size(), 1u) << r.body;
+        return d.empty() ? json() : d[0];
+    }
+
+    long long commands_run() {
+        std::istringstream lines(redis().command({"INFO", "commandstats"}).str);
+        long long total = 0;
+        for (std::string line; std::getline(lines, line);) {
+            if (!line.starts_with("cmdstat_") || line.starts_with("cmdstat_info:")) continue;
+            total += std::stoll(line.substr(line.find("calls=") + 6));
+        }
+        return total;
+    }
+};
+
+TEST_F(HttpLeasesTest, ALongPollIsWokenByASendBeforeItsWaitEnds) {
+    auto poll = std::async(std::launch::async, [this] {
+        HttpClient own(port());
+        return own.post("/v1/queues/q/leases", {{"wait", "60s"}, {"max", 10}});
+    });
+    ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 1; }));
+    client().queue("q").send("wake up", {.id = "m1"});
+    const HttpResult r = poll.get();
+    ASSERT_EQ(r.status, 200u) << r.body;
+    const json d = r.json()["deliveries"];
+    ASSERT_EQ(d.size(), 1u);  // answered at the wait's end, it would be empty (and 60 s late)
+    EXPECT_EQ(d[0]["id"], "m1");
+    EXPECT_EQ(d[0]["payload"], "wake up");
+    EXPECT_EQ(d[0]["attempt"], 1);
+    EXPECT_TRUE(Lease::parse(d[0]["lease"].get<std::string>()).has_value());
+}
+
+TEST_F(HttpLeasesTest, ALongPollWithNothingDueAnswersEmptyWhenItsWaitEnds) {
+    client().queue("q").send("later", {.delay = std::chrono::hours(1)});
+    const auto before = std::chrono::steady_clock::now();
+    const HttpResult r = http().post("/v1/queues/q/leases", {{"wait", "300ms"}});
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json(), json::parse(R"({"deliveries":[]})"));
+    EXPECT_GE(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(300));
+}
+
+TEST_F(HttpLeasesTest, WithoutAWaitOrABodyItAnswersAtOnce) {
+    const HttpResult empty = http().request({.method = "POST", .target = "/v1/queues/q/leases"});
+    ASSERT_EQ(empty.status, 200u) << empty.body;
+    EXPECT_TRUE(empty.json()["deliveries"].empty());
+    client().queue("q").send("a");
+    const HttpResult r = http().post("/v1/queues/q/leases", json::object());
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json()["deliveries"].size(), 1u);
+}
+
+TEST_F(HttpLeasesTest, AckExtendAndReleaseAnswerPerLease) {
+    client().queue("q").send("a", {.id = "a"});
+    client().queue("q").send("b", {.id = "b"});
+    client().queue("q").send("c", {.id = "c"});
+    const HttpResult leased = http().post("/v1/queues/q/leases", {{"max", 3}});
+    ASSERT_EQ(leased.json()["deliveries"].size(), 3u) << leased.body;
+    std::vector<std::string> leases;
+    const json deliveries = leased.json()["deliveries"];
+    for (const auto& d : deliveries) leases.push_back(d["lease"]);
+
+    const HttpResult ext =
+        http().post("/v1/queues/q/extend", {{"leases", {leases[0]}}, {"visibility", "10m"}});
+    ASSERT_EQ(ext.status, 200u) << ext.body;
+    EXPECT_EQ(ext.json()["results"][0]["status"], "ok");
+    EXPECT_TRUE(ext.json()["results"][0]["deadline_ms"].is_number());
+
+    const HttpResult acked = http().post("/v1/queues/q/ack", {{"leases", {leases[0], leases[0]}}});
+    ASSERT_EQ(acked.status, 200u) << acked.body;
+    EXPECT_EQ(acked.json()["results"][0], json({{"lease", leases[0]}, {"status", "ok"}}));
+    EXPECT_EQ(acked.json()["results"][1]["status"], "lease_lost");  // named twice: acked once
+
+    const HttpResult released = http().post("/v1/queues/q/release", {{"leases", {leases[1]}}});
+    ASSERT_EQ(released.status, 200u) << released.body;
+    EXPECT_EQ(released.json()["results"][0]["status"], "ok");
+    const QueueStats s = client().admin("q").stats();
+    EXPECT_EQ(s.totals.acked, 1u);
+    EXPECT_EQ(s.totals.released, 1u);
+    EXPECT_EQ(s.ready, 1u);
+    EXPECT_EQ(s.in_flight, 1u);
+}
+
+TEST_F(HttpLeasesTest, NackAndRejectSayWhatBecameOfTheMessage) {
+    client().queue("q").send("a", {.id = "a"});
+    const json first = lease_one();
+    const HttpResult retry = http().post(
+        "/v1/queues/q/nack", {{"lease", first["lease"]}, {"delay", "1h"}, {"error", "busy"}});
+    ASSERT_EQ(retry.status, 200u) << retry.body;
+    EXPECT_EQ(retry.json()["status"], "retrying");
+    EXPECT_TRUE(retry.json()["due_ms"].is_number());
+    const HttpResult lost = http().post("/v1/queues/q/nack", {{"lease", first["lease"]}});
+    ASSERT_EQ(lost.status, 200u) << lost.body;
+    EXPECT_EQ(lost.json(), json::parse(R"({"status":"lease_lost"})"));
+
+    client().queue("q").send("b", {.id = "b"});
+    const json second = lease_one();
+    const HttpResult dead =
+        http().post("/v1/queues/q/reject", {{"lease", second["lease"]}, {"error", "bad"}});
+    ASSERT_EQ(dead.status, 200u) << dead.body;
+    EXPECT_EQ(dead.json(), json::parse(R"({"status":"dead_lettered"})"));
+    EXPECT_EQ(client().admin("q").get("b")->dead_reason, "rejected");
+}
+
+TEST_F(HttpLeasesTest, BadBodiesAre400AndWriteNothing) {
+    client().queue("q").send("a", {.id = "a"});
+    const auto before = key_dump();
+    const std::vector<std::pair<std::string, json>> cases = {
+        {"/v1/queues/q/leases", {{"max", 0}}},
+        {"/v1/queues/q/leases", {{"wait", "61s"}}},
+        {"/v1/queues/q/leases", {{"visibility", "soon"}}},
+        {"/v1/queues/q/leases", {{"count", 1}}},
+        {"/v1/queues/q/ack", {{"leases", {"nope"}}}},
+        {"/v1/queues/q/ack", json::object()},
+        {"/v1/queues/q/extend", {{"leases", {Lease("a", 1).to_string()}}}},
+        {"/v1/queues/q/release", {{"leases", json::array()}}},
+        {"/v1/queues/q/nack", {{"delay", "1s"}}},
+        {"/v1/queues/q/reject", {{"lease", Lease("a", 1).to_string()}, {"delay", "1s"}}},
+    };
+    for (const auto& [target, body] : cases) {
+        const HttpResult r = http().post(target, body);
+        EXPECT_EQ(r.status, 400u) << target << " " << body.dump() << " -> " << r.body;
+        EXPECT_EQ(r.code(), "bad_request") << r.body;
+    }
+    const HttpResult not_json = http().request({.method = "POST",
+                                                .target = "/v1/queues/q/ack",
+                                                .body = "{",
+                                                .content_type = "application/json"});
+    EXPECT_EQ(not_json.status, 400u);
+    const HttpResult bad_queue = http().post("/v1/queues/a%20b/leases", {{"wait", "1s"}});
+    EXPECT_EQ(bad_queue.status, 400u) << bad_queue.body;
+    EXPECT_EQ(key_dump(), before);
+}
+
+TEST_F(HttpLeasesTest, AHundredIdleLongPollsCostRedisWhatOneCosts) {
+    std::vector<std::unique_ptr<HttpClient>> clients;
+    std::vector<std::future<HttpResult>> polls;
+    const auto poll = [&] {
+        clients.push_back(std::make_unique<HttpClient>(port()));
+        HttpClient* c = clients.back().get();
+        polls.push_back(std::async(std::launch::async, [c] {
+            return c->post("/v1/queues/q/leases", {{"wait", "60s"}});
+        }));
+    };
+    poll();
+    ASSERT_TRUE(eventually([&] {
+        const auto s = service().long_polls().stats();
+        return s.waiting == 1 && s.fetching == 0 && s.waiters.subscriptions >= 1 &&
+               s.waiters.fired >= 1;
+    }));
+    const long long with_one = commands_run();
+    for (int i = 0; i < 99; ++i) poll();
+    ASSERT_TRUE(eventually([&] {
+        const auto s = service().long_polls().stats();
+        return s.waiting == 100 && s.fetching == 0;
+    }));
+    EXPECT_EQ(commands_run(), with_one);
+    // A send wakes one of them; stopping the service answers the rest, empty.
+    client().queue("q").send("m");
+    ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 99; }));
+    stop_service();
+    std::size_t delivered = 0;
+    for (auto& p : polls) {
+        const HttpResult r = p.get();
+        ASSERT_EQ(r.status, 200u) << r.body;
+        delivered += r.json()["deliveries"].size();
+    }
+    EXPECT_EQ(delivered, 1u);
+}
+
+TEST_F(HttpLeasesTest, LeaseRoutesNeedTheConsumeScopeOnTheQueue) {
+    stop_service();
+    const std::string consumer = add_token("worker", "consume", "orders*");
+    const std::string producer = add_token("shop", "send", "*");
+    start([this](server::service::ServiceConfig& c) { c.auth_file = auth_file(); });
+    EXPECT_EQ(http().post("/v1/queues/orders-eu/leases", json::object(), consumer).status, 200u);
+    EXPECT_EQ(http().post("/v1/queues/billing/leases", json::object(), consumer).status, 403u);
+    EXPECT_EQ(http().post("/v1/queues/orders/leases", json::object(), producer).status, 403u);
+    EXPECT_EQ(http().post("/v1/queues/orders/leases", json::object()).status, 401u);
+    EXPECT_EQ(http().post("/v1/queues/orders/ack", {{"leases", {"x"}}}, producer).status, 403u);
+}
+
+}  // namespace
+}  // namespace delayq::test
