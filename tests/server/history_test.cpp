@@ -23,7 +23,8 @@ QueueStats totals_at(std::int64_t at_ms, std::uint64_t sent) {
 TEST(HistoryTest, KeepsTheLastPointsOldestFirst) {
     History h(3);
     EXPECT_TRUE(h.points("q").empty());
-    for (int i = 1; i <= 5; ++i) h.record("q", totals_at(i * 1000, i));
+    for (std::int64_t i = 1; i <= 5; ++i)
+        h.record("q", totals_at(i * 1000, static_cast<std::uint64_t>(i)));
     h.record("other", totals_at(9000, 9));
     const auto points = h.points("q");
     ASSERT_EQ(points.size(), 3U);
