@@ -56,7 +56,7 @@ int run(int argc, char** argv) {
     CLI::App app{"delayq: delayed messages on Redis", "delayq"};
     app.require_subcommand(1);
     app.footer(kExamples);
-    app.set_version_flag("--version", std::string("delayq ") + delayq::kVersion);
+    app.set_version_flag("--version", std::string("delayq ") + delayq::version());
     Invocation invocation;
     CommandSet commands(app, invocation);
     add_all_commands(commands);

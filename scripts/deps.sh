@@ -2,9 +2,9 @@
 # Installs the Debian 12 packages delayq needs, only those that are missing.
 # usage: scripts/deps.sh [test]    (test adds what the test suite and its checks need)
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev)
+pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev)
 if [[ "${1:-}" == test ]]; then
-    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh)
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/fixture.hpp"
@@ -123,7 +124,13 @@ TEST_F(SendBatchTest, BatchWithOneBadMessageWritesNothing) {
     std::vector<Message> batch = {{"ok", {}}, {"too long", {}}, {"ok", {}}};
     EXPECT_THROW(q.send_batch(batch), InvalidArgument);
     std::vector<Message> bad_id = {{"ok", {}}, {"ok", {.id = "a{b}"}}};
-    EXPECT_THROW(q.send_batch(bad_id), InvalidArgument);
+    // The error names the first bad message, so a caller of a big batch can find it.
+    try {
+        q.send_batch(bad_id);
+        ADD_FAILURE() << "a bad id was accepted";
+    } catch (const InvalidArgument& e) {
+        EXPECT_TRUE(std::string_view(e.what()).starts_with("messages[1]: ")) << e.what();
+    }
     EXPECT_EQ(server().dbsize(), 0);
 }
 

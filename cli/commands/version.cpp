@@ -18,9 +18,9 @@ void add_version(CommandSet& set) {
                  .details = "Examples:\n  delayq version\n  delayq version --json"},
                 [json](const Invocation&) {
                     if (*json) {
-                        std::printf("%s\n", to_line(Json{{"version", kVersion}}).c_str());
+                        std::printf("%s\n", to_line(Json{{"version", delayq::version()}}).c_str());
                     } else {
-                        std::printf("delayq %s\n", kVersion);
+                        std::printf("delayq %s\n", delayq::version());
                     }
                     return kExitOk;
                 });

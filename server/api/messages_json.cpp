@@ -94,6 +94,41 @@ std::vector<Message> parse_batch(const json& body) {
     return out;
 }
 
+RescheduleRequest parse_reschedule(const json& body) {
+    if (!body.is_object() || body.size() != 1 || !(body.contains("delay") || body.contains("at"))) {
+        bad("a reschedule is {\"delay\": DURATION} or {\"at\": TIME}");
+    }
+    RescheduleRequest out;
+    if (body.contains("delay")) {
+        out.delay = duration_field(body["delay"], "delay");
+    } else {
+        out.at = time_field(body["at"], "at");
+    }
+    return out;
+}
+
+json message_info_json(const MessageInfo& info) {
+    const auto optional_ms = [](const std::optional<TimePoint>& t) -> json {
+        return t ? json(unix_ms(*t)) : json(nullptr);
+    };
+    json out = {{"id", info.id},
+                {"state", std::string(to_string(info.state))},
+                {"due_ms", unix_ms(info.due)},
+                {"lease_deadline_ms", optional_ms(info.lease_deadline)},
+                {"dead_at_ms", optional_ms(info.dead_at)},
+                {"expire_at_ms", optional_ms(info.expire_at)},
+                {"attempts", info.attempts},
+                {"max_attempts", info.max_attempts}};
+    if (!info.dead_reason.empty()) out["dead_reason"] = info.dead_reason;
+    if (!info.last_error.empty()) out["last_error"] = info.last_error;
+    if (is_valid_utf8(info.payload)) {
+        out["payload"] = info.payload;
+    } else {
+        out["payload_base64"] = base64_encode(info.payload);
+    }
+    return out;
+}
+
 json send_result_json(const SendResult& r) {
     return {{"id", r.id}, {"due_ms", unix_ms(r.due)}, {"duplicate", r.duplicate}};
 }

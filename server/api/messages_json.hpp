@@ -4,6 +4,7 @@
 #include <delayq/options.hpp>
 #include <delayq/types.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 // The JSON shapes of messages in the API (docs/http.md): what a send takes, what a send and a
@@ -19,8 +20,20 @@ Message parse_message(const nlohmann::json& body);
 std::vector<Message> parse_batch(const nlohmann::json& body);
 inline constexpr std::size_t kMaxBatchMessages = 1000;
 
+// A reschedule's body: {"delay": DURATION} or {"at": TIME}, exactly one.
+struct RescheduleRequest {
+    std::optional<Duration> delay;
+    std::optional<TimePoint> at;
+};
+RescheduleRequest parse_reschedule(const nlohmann::json& body);
+
 // {"id", "due_ms", "duplicate"}
 nlohmann::json send_result_json(const SendResult& result);
+
+// A message as inspection sees it: {"id", "state", "due_ms", "lease_deadline_ms",
+// "dead_at_ms", "expire_at_ms" (null when not set), "attempts", "max_attempts", "dead_reason"
+// and "last_error" (when not empty), "payload" or "payload_base64"}: the CLI's --json shape.
+nlohmann::json message_info_json(const MessageInfo& info);
 
 // {"id", "lease", "payload" (or "payload_base64" when not UTF-8), "attempt", "max_attempts",
 // "due_ms", "delivered_ms", "last_error"}

@@ -60,7 +60,15 @@ Call encode(std::span<const MessageRef> messages, const Defaults& defaults) {
     }
     std::vector<RunOptions> options;
     options.reserve(messages.size());
-    for (const auto& m : messages) options.push_back(run_options(m, defaults));
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+        try {
+            options.push_back(run_options(messages[i], defaults));
+        } catch (const InvalidArgument& e) {
+            // In a batch, say which message: the caller cannot tell otherwise.
+            if (messages.size() == 1) throw;
+            throw InvalidArgument("messages[" + std::to_string(i) + "]: " + e.what());
+        }
+    }
     Call call;
     std::size_t next = 0;
     while (next < messages.size()) {

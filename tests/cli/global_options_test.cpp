@@ -69,7 +69,7 @@ TEST_F(GlobalOptionsTest, EveryCommandsHelpListsTheGlobalOptionsAndTheExitStatus
     std::vector<std::vector<std::string>> paths;
     // The top-level help lists the commands; groups list theirs.
     for (const std::string name : {"send", "consume", "cancel", "reschedule", "stats", "queues",
-                                   "peek", "demo", "completion", "version"}) {
+                                   "peek", "serve", "demo", "completion", "version"}) {
         paths.push_back({name});
     }
     for (const std::string sub : {"list", "requeue", "purge"}) paths.push_back({"dead", sub});

@@ -1,0 +1,136 @@
+// delayq serve: the HTTP service (docs/http.md) over this Redis.
+#include <signal.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <thread>
+
+#include "auth/token_table.hpp"
+#include "command_set.hpp"
+#include "errors.hpp"
+#include "http/listen_address.hpp"
+#include "service/service.hpp"
+#include "session.hpp"
+
+namespace delayq::cli {
+namespace {
+
+struct ServeArgs {
+    std::string listen = "127.0.0.1:7380";
+    std::string auth_file;
+    std::size_t io_threads = 0;
+    std::size_t max_connections = 10'000;
+};
+
+sigset_t serve_signals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    return set;
+}
+
+void reload(server::service::Service& service) {
+    try {
+        service.reload_auth();
+        std::fprintf(stderr, "delayq serve: auth file re-read\n");
+    } catch (const Error& e) {
+        std::fprintf(stderr, "delayq serve: auth file not re-read, the old tokens stay: %s\n",
+                     e.what());
+    }
+}
+
+int serve(const ServeArgs& a, const Invocation& invocation) {
+    server::service::ServiceConfig config;
+    config.listen = server::http::parse_listen_address(a.listen);
+    if (!a.auth_file.empty()) config.auth_file = a.auth_file;
+    config.limits.io_threads = a.io_threads;
+    if (a.max_connections == 0) throw UsageError("--max-connections must be at least 1");
+    config.limits.max_connections = a.max_connections;
+
+    Session session(invocation.redis);
+    config.redis_url = session.url();
+    session.client();  // checks the URL's syntax
+    // The managed local server is started now; any other Redis may come later (GET /readyz
+    // says when it answers).
+    if (session.managed()) session.connect();
+
+    // Blocked here, before the service's threads start, so that every thread inherits the mask
+    // and the signals arrive only at sigwait below.
+    const sigset_t signals = serve_signals();
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+    const std::string host = config.listen.host;
+    std::unique_ptr<server::service::Service> service;
+    try {
+        service = std::make_unique<server::service::Service>(std::move(config));
+    } catch (const server::AuthFileError& e) {
+        throw UsageError(std::string("--auth-file: ") + e.what());
+    }
+    service->start();
+    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s)\n", host.c_str(),
+                 static_cast<unsigned>(service->port()),
+                 a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file");
+
+    int sig = 0;
+    while (true) {
+        sigwait(&signals, &sig);
+        if (sig == SIGHUP) {
+            reload(*service);
+            continue;
+        }
+        break;
+    }
+    std::fprintf(stderr, "delayq serve: stopping: answering the requests under way\n");
+    // A second SIGINT or SIGTERM while the graceful stop runs ends the process at once.
+    std::thread stopper([&service] { service->stop(); });
+    std::atomic<bool> stopped{false};
+    std::thread watcher([&signals, &stopped] {
+        const timespec tick{0, 100'000'000};
+        while (!stopped) {
+            const int again = sigtimedwait(&signals, nullptr, &tick);
+            if (again == SIGINT || again == SIGTERM) std::_Exit(128 + again);
+        }
+    });
+    stopper.join();
+    stopped = true;
+    watcher.join();
+    service.reset();
+    std::fprintf(stderr, "delayq serve: stopped\n");
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_serve(CommandSet& set) {
+    auto a = std::make_shared<ServeArgs>();
+    CLI::App& cmd = set.add(
+        {.path = "serve",
+         .summary = "Serve the HTTP API (docs/http.md) over this Redis",
+         .details = R"(Without --auth-file it listens only on loopback and answers only requests to
+a loopback Host; with one, every request needs a Bearer token of the file
+(delayq token new). SIGHUP re-reads the auth file; SIGTERM or SIGINT stops
+gracefully (requests under way are answered first).
+
+Examples:
+  delayq serve
+  curl -s -X POST -H 'Content-Type: application/json' -d '{"payload": "hi", "delay": "10s"}' \
+    http://127.0.0.1:7380/v1/queues/orders/messages
+  delayq serve --listen 0.0.0.0:7380 --auth-file /etc/delayq/tokens)"},
+        [a](const Invocation& i) { return serve(*a, i); });
+    cmd.add_option("--listen", a->listen, "HOST:PORT to listen on (default 127.0.0.1:7380)")
+        ->type_name("HOST:PORT");
+    cmd.add_option("--auth-file", a->auth_file, "Tokens the service accepts (delayq token new)")
+        ->type_name("FILE");
+    cmd.add_option("--io-threads", a->io_threads, "I/O threads (default: the number of cores)")
+        ->type_name("N");
+    cmd.add_option("--max-connections", a->max_connections,
+                   "Open connections at most; beyond them a 503 (default 10000)")
+        ->type_name("N");
+}
+
+}  // namespace delayq::cli

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <cstddef>
+#include <delayq/queue_admin.hpp>
+#include <delayq/types.hpp>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "service/history.hpp"
+
+// The JSON of the operators' routes (docs/http.md, Queues): listing and inspecting queues,
+// paging through messages, dead-letter requeue and purge, settings, pause, delete. Parsing
+// throws InvalidArgument (a 400, nothing written) naming the field; unknown fields are refused.
+namespace delayq::server {
+
+// A query string's parameters, decoded, in order.
+using QueryParams = std::vector<std::pair<std::string, std::string>>;
+
+// GET /v1/queues: {"queues": [{"queue", "scheduled", "ready", "in_flight", "dead"}...]}
+struct QueueCounts {
+    std::string queue;
+    QueueStats stats;
+};
+nlohmann::json queue_list_json(std::span<const QueueCounts> queues);
+
+// GET /v1/queues/{queue}: {"queue", "stats": {...}, "totals": {...}, "settings": {...}}
+nlohmann::json queue_json(const std::string& queue, const QueueStats& stats,
+                          const QueueSettings& settings);
+nlohmann::json settings_json(const QueueSettings& settings);
+
+// GET /v1/queues/{queue}/messages?state=scheduled|ready|in_flight|dead&limit=1..1000&cursor=
+struct ListQuery {
+    State state = State::kReady;
+    PageRequest page;
+};
+ListQuery parse_list_query(const QueryParams& params);
+// {"messages": [...], "next_cursor": "..." or null on the last page}; each message as GET
+// .../messages/{id} shows it.
+nlohmann::json message_page_json(const MessagePage& page);
+
+// POST .../dead/requeue and .../dead/purge: {"ids": [1 to 1000 ids]} or {"all": true}.
+inline constexpr std::size_t kMaxDeadIds = 1000;
+DeadLetterSelector parse_dead_selector(const nlohmann::json& body);
+
+// PATCH /v1/queues/{queue}: any of "max_attempts", "backoff": {"initial", "max", "multiplier",
+// "jitter"} (each optional), "dead_max_count", "dead_max_age", "paused". At least one.
+struct QueuePatch {
+    std::optional<int> max_attempts;
+    std::optional<Duration> backoff_initial;
+    std::optional<Duration> backoff_max;
+    std::optional<double> backoff_multiplier;
+    std::optional<double> backoff_jitter;
+    std::optional<std::size_t> dead_max_count;
+    std::optional<Duration> dead_max_age;
+    std::optional<bool> paused;
+
+    bool changes_settings() const;
+    // The library's update: the backoff fields given, over the queue's current backoff.
+    SettingsUpdate update(const QueueSettings& current) const;
+};
+QueuePatch parse_queue_patch(const nlohmann::json& body);
+
+// DELETE /v1/queues/{queue}?force=true|false (default false).
+bool parse_force(const QueryParams& params);
+// {"status": "deleted"|"in_flight", "pending", "in_flight", "dead"}
+nlohmann::json delete_result_json(const DeleteResult& result);
+
+// GET /v1/queues/{queue}/history: {"queue", "points": [{"at_ms", "sent", "delivered", ...
+// every total}...]}, oldest first.
+nlohmann::json history_json(const std::string& queue, std::span<const HistoryPoint> points);
+
+}  // namespace delayq::server

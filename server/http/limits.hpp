@@ -1,0 +1,29 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+// What one client may take of the server, so that a slow, silent or greedy client cannot hold
+// resources forever (docs/http.md, Limits).
+namespace delayq::server::http {
+
+struct HttpLimits {
+    std::size_t io_threads = 0;  // 0: the number of cores
+    std::size_t max_connections = 10'000;
+    std::size_t max_header_bytes = 16 * 1024;
+    // A batch of 1000 messages of a few KiB each fits; a bigger body is a 413.
+    std::size_t max_body_bytes = 16 * 1024 * 1024;
+    // From the first byte of a request to its last, and for writing an answer.
+    std::chrono::milliseconds read_timeout = std::chrono::seconds(30);
+    std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+    // How long a kept-alive connection may wait for its next request.
+    std::chrono::milliseconds idle_timeout = std::chrono::seconds(60);
+    // How long a graceful stop waits for in-flight requests before closing what is left.
+    std::chrono::milliseconds drain_timeout = std::chrono::seconds(30);
+};
+
+// Raises the soft limit on open files so that `connections` sockets fit beside the process's
+// other files (up to the hard limit). Returns the number of connections that fit after it.
+std::size_t raise_open_file_limit(std::size_t connections);
+
+}  // namespace delayq::server::http

@@ -1,0 +1,79 @@
+#include "http/listener.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "http/connections.hpp"
+#include "http/session.hpp"
+
+namespace delayq::server::http {
+namespace {
+
+namespace net = boost::asio;
+using Tcp = net::ip::tcp;
+
+// After a failed accept (out of file descriptors, mostly), so that the loop does not spin.
+constexpr auto kAcceptRetry = std::chrono::milliseconds(50);
+
+}  // namespace
+
+Listener::Listener(net::io_context& io, const Tcp::endpoint& endpoint, const HttpLimits& limits,
+                   const Handler& dispatch, Connections& connections)
+    : io_(io),
+      acceptor_(net::make_strand(io)),
+      retry_(acceptor_.get_executor()),
+      limits_(limits),
+      dispatch_(dispatch),
+      connections_(connections) {
+    acceptor_.open(endpoint.protocol());
+    acceptor_.set_option(net::socket_base::reuse_address(true));
+    acceptor_.bind(endpoint);
+    acceptor_.listen(net::socket_base::max_listen_connections);
+}
+
+void Listener::start() {
+    net::dispatch(acceptor_.get_executor(), [self = shared_from_this()] { self->accept(); });
+}
+
+void Listener::stop() {
+    net::post(acceptor_.get_executor(), [self = shared_from_this()] {
+        boost::system::error_code ec;
+        self->retry_.cancel();
+        self->acceptor_.close(ec);
+    });
+}
+
+Tcp::endpoint Listener::local_endpoint() const { return acceptor_.local_endpoint(); }
+
+void Listener::accept() {
+    if (!acceptor_.is_open()) return;
+    acceptor_.async_accept(
+        net::make_strand(io_),
+        [self = shared_from_this()](boost::system::error_code ec, Tcp::socket socket) {
+            self->on_accept(ec, std::move(socket));
+        });
+}
+
+void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+        spdlog::warn("http: accept failed: {}; retrying", ec.message());
+        retry_.expires_after(kAcceptRetry);
+        retry_.async_wait([self = shared_from_this()](boost::system::error_code wait_ec) {
+            if (!wait_ec) self->accept();
+        });
+        return;
+    }
+    socket.set_option(Tcp::no_delay(true), ec);
+    if (connections_.full()) {
+        refuse_connection(std::move(socket), limits_);
+    } else {
+        std::make_shared<Session>(std::move(socket), limits_, dispatch_, connections_)->start();
+    }
+    accept();
+}
+
+}  // namespace delayq::server::http

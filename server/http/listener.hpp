@@ -1,0 +1,40 @@
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+
+#include "http/limits.hpp"
+#include "http/message.hpp"
+
+namespace delayq::server::http {
+
+class Connections;
+
+// Accepts connections and starts a Session on a strand of its own for each; one beyond the
+// cap gets a 503 and is closed.
+class Listener : public std::enable_shared_from_this<Listener> {
+  public:
+    // Binds and listens; throws boost::system::system_error when the address cannot be had.
+    Listener(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& endpoint,
+             const HttpLimits& limits, const Handler& dispatch, Connections& connections);
+
+    void start();
+    // Stops accepting (from any thread); open connections are the Connections' business.
+    void stop();
+    boost::asio::ip::tcp::endpoint local_endpoint() const;
+
+  private:
+    void accept();
+    void on_accept(boost::system::error_code ec, boost::asio::ip::tcp::socket socket);
+
+    boost::asio::io_context& io_;
+    boost::asio::ip::tcp::acceptor acceptor_;
+    boost::asio::steady_timer retry_;  // after an accept failure such as EMFILE
+    const HttpLimits& limits_;
+    const Handler& dispatch_;
+    Connections& connections_;
+};
+
+}  // namespace delayq::server::http

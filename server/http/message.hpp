@@ -1,0 +1,62 @@
+#pragma once
+
+#include <boost/beast/http/verb.hpp>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "api/problem.hpp"
+
+// A request and its answer as the routes see them: plain values, with no Beast types beyond the
+// method, so that route code stays small and compiles fast.
+namespace delayq::server::http {
+
+using Verb = boost::beast::http::verb;
+
+struct HttpRequest {
+    Verb method = Verb::unknown;
+    std::string target;  // as sent: path and query
+    std::string path;    // percent-encoded, as sent
+    std::string query;   // after '?', percent-encoded
+    // Header names in lower case.
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+    std::string remote;  // "address:port" of the client
+    // The router's path parameters, percent-decoded: {"queue": "orders/eu"}.
+    std::map<std::string, std::string, std::less<>> params;
+
+    // The first header of that name (lower case), or nullopt.
+    std::optional<std::string_view> header(std::string_view lower_name) const;
+    // A path parameter the route declared; empty when there is none.
+    const std::string& param(std::string_view name) const;
+    // A query parameter, percent-decoded ('+' is a space); nullopt when absent. Throws
+    // InvalidArgument for bad percent-encoding.
+    std::optional<std::string> query_param(std::string_view name) const;
+    // The token of `Authorization: Bearer TOKEN`, or empty.
+    std::string_view bearer_token() const;
+};
+
+struct HttpResponse {
+    unsigned status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    // Who made the request (the auth entry's name), for the access log only.
+    std::string principal;
+};
+
+// Answers a request exactly once, from any thread.
+using Reply = std::function<void(HttpResponse)>;
+// Handles a request; may answer at once or later (from a worker, or a long-poll's wake-up).
+using Handler = std::function<void(HttpRequest, Reply)>;
+
+HttpResponse json_response(unsigned status, std::string body);
+// application/problem+json, with Retry-After when the problem has one.
+HttpResponse problem_response(const Problem& problem);
+
+}  // namespace delayq::server::http

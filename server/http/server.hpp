@@ -1,0 +1,64 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "http/connections.hpp"
+#include "http/limits.hpp"
+#include "http/listen_address.hpp"
+#include "http/router.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace delayq::server::http {
+
+class Listener;
+
+struct ServerConfig {
+    ListenAddress listen{"127.0.0.1", 7380};
+    HttpLimits limits{};
+    // Without an auth file: answer only requests whose Host is a loopback name or address.
+    bool loopback_hosts_only = true;
+};
+
+// An HTTP/1.1 server on a few I/O threads: the listener, its connections, and the dispatch of
+// each request (Host check, route, 404/405) to the router's handlers.
+class HttpServer {
+  public:
+    // Resolves and binds the address (throws boost::system::system_error, or InvalidArgument
+    // for a host that does not resolve); serves nothing before start().
+    HttpServer(ServerConfig config, Router router);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    void start();
+    // Graceful: stops accepting, lets every request under way be answered (for at most the
+    // drain timeout), closes the connections, then ends the I/O threads. Idempotent.
+    void stop();
+
+    std::uint16_t port() const { return port_; }
+    std::size_t connections() const { return connections_.count(); }
+    const Router& router() const { return router_; }
+
+  private:
+    void dispatch(HttpRequest request, Reply reply) const;
+
+    ServerConfig config_;
+    Router router_;
+    Handler dispatch_;
+    Connections connections_;
+    // After what the sessions refer to, so that it (and every session it holds) goes first.
+    std::unique_ptr<boost::asio::io_context> io_;
+    std::shared_ptr<Listener> listener_;
+    std::vector<std::thread> threads_;
+    std::uint16_t port_ = 0;
+    std::atomic<bool> stopped_{false};
+};
+
+}  // namespace delayq::server::http

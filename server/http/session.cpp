@@ -1,0 +1,265 @@
+#include "http/session.hpp"
+
+#include <array>
+#include <atomic>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <exception>
+#include <functional>
+
+#include "http/access_log.hpp"
+#include "http/connections.hpp"
+
+namespace delayq::server::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+namespace net = boost::asio;
+
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+}
+
+std::string endpoint_text(const net::ip::tcp::socket& socket) {
+    boost::system::error_code ec;
+    const auto ep = socket.remote_endpoint(ec);
+    if (ec) return "?";
+    const std::string address = ep.address().to_string();
+    return (ep.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(ep.port());
+}
+
+Problem too_large() {
+    return {413, "payload_too_large", "the request's head or body is larger than the server takes"};
+}
+
+}  // namespace
+
+Session::Session(net::ip::tcp::socket socket, const HttpLimits& limits, const Handler& dispatch,
+                 Connections& connections)
+    : stream_(std::move(socket)),
+      limits_(limits),
+      dispatch_(dispatch),
+      connections_(connections),
+      remote_(endpoint_text(stream_.socket())) {}
+
+Session::~Session() {
+    if (id_ != 0) connections_.remove(id_);
+}
+
+void Session::start() {
+    id_ = connections_.add(shared_from_this());
+    if (id_ == 0) {
+        // The cap was reached between the acceptor's check and now, or the server is stopping.
+        refuse_connection(stream_.release_socket(), limits_);
+        return;
+    }
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_head(); });
+}
+
+void Session::stop() {
+    net::post(stream_.get_executor(), [self = shared_from_this()] {
+        self->stopping_ = true;
+        if (self->idle_) self->stream_.cancel();
+    });
+}
+
+void Session::read_head() {
+    if (stopping_) return close();
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header_bytes));
+    parser_->body_limit(limits_.max_body_bytes);
+    idle_ = true;
+    stream_.expires_after(limits_.idle_timeout);
+    bhttp::async_read_header(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_head(ec); });
+}
+
+void Session::on_head(beast::error_code ec) {
+    idle_ = false;
+    started_ = std::chrono::steady_clock::now();
+    if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
+        return answer_and_close(too_large());
+    }
+    if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
+        ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
+        ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
+        ec == bhttp::error::bad_transfer_encoding) {
+        return answer_and_close(bad_request("the request is not valid HTTP/1.1"));
+    }
+    // Anything else: the client went away, fell silent, or the server stops.
+    if (ec) return close();
+    const auto& head = parser_->get();
+    method_ = std::string(head.method_string());
+    target_ = std::string(head.target());
+    const auto expect = head[bhttp::field::expect];
+    if (!parser_->is_done() && lower(expect) == "100-continue") {
+        stream_.expires_after(limits_.write_timeout);
+        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+                         [self = shared_from_this()](beast::error_code wec, std::size_t) {
+                             if (wec) return self->close();
+                             self->read_body();
+                         });
+        return;
+    }
+    read_body();
+}
+
+void Session::read_body() {
+    stream_.expires_after(limits_.read_timeout);
+    bhttp::async_read(
+        stream_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
+}
+
+void Session::on_body(beast::error_code ec) {
+    if (ec == bhttp::error::body_limit) return answer_and_close(too_large());
+    if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
+        ec == net::error::eof || ec == net::error::operation_aborted ||
+        ec == net::error::connection_reset) {
+        return close();
+    }
+    if (ec) return answer_and_close(bad_request("the request is not valid HTTP/1.1"));
+    handle();
+}
+
+void Session::handle() {
+    auto message = parser_->release();
+    keep_alive_ = message.keep_alive();
+    HttpRequest request;
+    request.method = message.method();
+    request.target = std::string(message.target());
+    const std::size_t question = request.target.find('?');
+    request.path = request.target.substr(0, question);
+    if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    for (const auto& field : message) {
+        request.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
+    }
+    request.body = std::move(message.body());
+    request.remote = remote_;
+    bytes_in_ = request.body.size();
+
+    // A handler may hold the connection for long (a long-poll): no timeout until it answers.
+    stream_.expires_never();
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    Reply reply = [self = shared_from_this(), answered](HttpResponse response) {
+        if (answered->exchange(true)) return;  // answered already: a bug, but never twice
+        net::post(self->stream_.get_executor(),
+                  [self, r = std::move(response)]() mutable { self->answer(std::move(r)); });
+    };
+    try {
+        dispatch_(std::move(request), reply);
+    } catch (...) {
+        reply(problem_response(problem_from(std::current_exception())));
+    }
+}
+
+void Session::answer(HttpResponse r) {
+    auto response = std::make_shared<bhttp::response<bhttp::string_body>>(
+        static_cast<bhttp::status>(r.status), 11);
+    response->set(bhttp::field::content_type, r.content_type);
+    for (const auto& [name, value] : r.headers) response->set(name, value);
+    response->body() = std::move(r.body);
+    const bool close_after = !keep_alive_ || stopping_;
+    response->keep_alive(!close_after);
+    response->prepare_payload();
+    log_access({.method = method_,
+                .target = target_,
+                .remote = remote_,
+                .principal = r.principal,
+                .status = r.status,
+                .bytes_in = bytes_in_,
+                .bytes_out = response->body().size(),
+                .duration = std::chrono::steady_clock::now() - started_});
+    stream_.expires_after(limits_.write_timeout);
+    bhttp::async_write(stream_, *response,
+                       [self = shared_from_this(), response, close_after](
+                           beast::error_code ec, std::size_t) { self->on_write(ec, close_after); });
+}
+
+void Session::answer_and_close(const Problem& problem) {
+    keep_alive_ = false;
+    drain_on_close_ = true;
+    if (method_.empty()) method_ = "-";
+    answer(problem_response(problem));
+}
+
+void Session::on_write(beast::error_code ec, bool close_after) {
+    if (ec || close_after) return close();
+    read_head();
+}
+
+namespace {
+
+// Closing a socket with unread input resets the connection, and the client may lose the answer
+// before reading it (a 413 sent while the body still arrives). So: end our side, read and drop
+// what the client still sends until it closes too or a short while passes, then close.
+constexpr auto kLinger = std::chrono::seconds(2);
+
+void drain_then_close(const std::shared_ptr<beast::tcp_stream>& stream) {
+    beast::error_code ec;
+    stream->socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+    auto sink = std::make_shared<std::array<char, 4096>>();
+    auto step = std::make_shared<std::function<void(beast::error_code)>>();
+    *step = [stream, sink, step](beast::error_code read_ec) {
+        if (read_ec) {
+            stream->close();
+            *step = nullptr;  // ends the cycle between step and its own capture
+            return;
+        }
+        stream->async_read_some(net::buffer(*sink),
+                                [step](beast::error_code e, std::size_t) { (*step)(e); });
+    };
+    stream->expires_after(kLinger);
+    (*step)({});
+}
+
+// A connection beyond the cap: a fixed 503, then closed.
+struct Refusal {
+    explicit Refusal(net::ip::tcp::socket socket)
+        : stream(std::make_shared<beast::tcp_stream>(std::move(socket))) {}
+    std::shared_ptr<beast::tcp_stream> stream;
+    std::string text;
+};
+
+}  // namespace
+
+void Session::close() {
+    if (drain_on_close_) {
+        drain_then_close(std::make_shared<beast::tcp_stream>(stream_.release_socket()));
+        return;
+    }
+    beast::error_code ec;
+    stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+    stream_.close();
+}
+
+void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
+    auto refusal = std::make_shared<Refusal>(std::move(socket));
+    const Problem problem{503, "too_many_connections",
+                          "the server holds as many connections as it takes; try again"};
+    const std::string body = problem.json();
+    refusal->text =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
+        "application/problem+json\r\nRetry-After: 1\r\nConnection: close\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
+    refusal->stream->expires_after(limits.write_timeout);
+    net::async_write(
+        *refusal->stream, net::buffer(refusal->text),
+        [refusal](beast::error_code, std::size_t) { drain_then_close(refusal->stream); });
+}
+
+}  // namespace delayq::server::http

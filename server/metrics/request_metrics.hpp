@@ -1,0 +1,40 @@
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+namespace delayq::server {
+
+class TextFormat;
+
+// How long the service took to answer, by route (its pattern, "/v1/queues/{queue}/leases",
+// never the path itself, so the label set stays small) and status:
+// delayq_http_request_duration_seconds. Thread-safe.
+class RequestMetrics {
+  public:
+    // Bucket bounds in seconds; long-polls wait up to 60 s.
+    static constexpr std::array<double, 16> kBounds = {
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+
+    void observe(std::string_view method, std::string_view route, int status,
+                 std::chrono::nanoseconds took);
+    void render(TextFormat& out) const;
+
+  private:
+    struct Series {
+        std::array<std::uint64_t, kBounds.size()> buckets{};  // not cumulative
+        std::uint64_t count = 0;
+        double sum = 0;
+    };
+    mutable std::mutex mu_;
+    std::map<std::tuple<std::string, std::string, int>, Series> series_;
+};
+
+}  // namespace delayq::server

@@ -1,0 +1,321 @@
+#include "service/long_poll.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <delayq/error.hpp>
+#include <list>
+#include <optional>
+#include <utility>
+
+namespace delayq::server {
+
+struct LongPollHub::Poll {
+    PollId id = 0;
+    std::string queue;
+    std::size_t max = 1;
+    Duration visibility{};
+    PollDone done;
+    std::list<std::shared_ptr<Poll>>::iterator where;  // in its slot's `waiting`
+    bool in_fetch = false;   // a fetch for it is under way: only that fetch answers it
+    bool expired = false;    // its deadline passed during that fetch
+    bool cancelled = false;  // nobody to answer: whatever it gets is released
+};
+
+struct LongPollHub::Slot {
+    explicit Slot(Leases l) : leases(std::move(l)) {}
+    Leases leases;
+    std::unique_ptr<Waiter> waiter;
+    Waiter::Subscription subscription;
+    std::list<std::shared_ptr<Poll>> waiting;  // oldest first: the oldest poll is served first
+    bool fetching = false;                     // one fetch loop per queue at a time
+    bool fired = false;                        // the waiter fired while a fetch was under way
+    // The waiter's epoch before the last fetch that left nothing due; while it has not fired
+    // since, a new poll need not fetch: the waiter fires when something falls due.
+    std::optional<std::uint64_t> drained_epoch;
+};
+
+namespace {
+
+constexpr std::size_t kMaxPoll = 1000;
+
+}  // namespace
+
+LongPollHub::LongPollHub(Client client, Post post, LongPollOptions options)
+    : client_(std::move(client)), post_(std::move(post)), options_(options) {
+    timer_ = std::thread([this] { run_timer(); });
+}
+
+LongPollHub::~LongPollHub() { stop(); }
+
+LongPollHub::PollId LongPollHub::wait(PollRequest request) {
+    if (request.max < 1 || request.max > kMaxPoll) {
+        throw InvalidArgument("max must be 1 to " + std::to_string(kMaxPoll));
+    }
+    auto poll = std::make_shared<Poll>();
+    poll->queue = std::move(request.queue);
+    poll->max = request.max;
+    poll->visibility = request.visibility;
+    poll->done = std::move(request.done);
+    std::unique_lock lock(mu_);
+    if (stopping_) {
+        lock.unlock();
+        finish({{poll, PollAnswer{}}});
+        return 0;
+    }
+    Slot& slot = slot_for(poll->queue);  // throws for a bad name, before anything is kept
+    poll->id = next_id_++;
+    poll->where = slot.waiting.insert(slot.waiting.end(), poll);
+    polls_.emplace(poll->id, poll);
+    const bool earliest = deadlines_.empty() || request.deadline < deadlines_.begin()->first;
+    deadlines_.emplace(request.deadline, poll->id);
+    if (earliest) timer_cv_.notify_one();
+    if (!slot.fetching && slot.drained_epoch != slot.waiter->epoch()) {
+        try {
+            start_fetching(poll->queue, slot);
+        } catch (...) {
+            remove(slot, poll);  // refused whole: its `done` is never called
+            throw;
+        }
+    }
+    return poll->id;
+}
+
+void LongPollHub::cancel(PollId id) {
+    std::lock_guard lock(mu_);
+    const auto it = polls_.find(id);
+    if (it == polls_.end()) return;
+    const std::shared_ptr<Poll> poll = it->second;
+    if (poll->in_fetch) {
+        poll->cancelled = true;
+        return;
+    }
+    remove(*slots_.at(poll->queue), poll);
+}
+
+LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue) {
+    auto it = slots_.find(queue);
+    if (it != slots_.end()) return *it->second;
+    auto slot = std::make_unique<Slot>(client_.leases(queue));
+    slot->waiter = std::make_unique<Waiter>(slot->leases, options_.waiter);
+    // Subscribed before the first fetch, so that no firing after it is missed.
+    slot->subscription = slot->waiter->subscribe([this, queue] { on_fire(queue); });
+    slot->waiter->start();
+    return *slots_.emplace(queue, std::move(slot)).first->second;
+}
+
+void LongPollHub::on_fire(const std::string& queue) {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    const auto it = slots_.find(queue);
+    if (it == slots_.end()) return;
+    Slot& slot = *it->second;
+    slot.drained_epoch.reset();
+    if (slot.fetching) {
+        slot.fired = true;
+    } else if (!slot.waiting.empty()) {
+        try {
+            start_fetching(queue, slot);
+        } catch (const std::exception& e) {
+            // The workers are full: the polls wait for the next firing or their deadline.
+            spdlog::warn("long-polls on {}: a fetch could not be started: {}", queue, e.what());
+        }
+    }
+}
+
+void LongPollHub::start_fetching(const std::string& queue, Slot& slot) {
+    slot.fetching = true;
+    try {
+        post_([this, queue] { run_fetches(queue); });
+    } catch (...) {
+        slot.fetching = false;
+        throw;
+    }
+}
+
+// Fetches for the oldest waiting poll, then the next, until a fetch leaves nothing due and the
+// waiter has not fired since it began.
+void LongPollHub::run_fetches(const std::string& queue) {
+    for (;;) {
+        std::unique_lock lock(mu_);
+        Slot& slot = *slots_.at(queue);
+        if (stopping_ || slot.waiting.empty()) {
+            slot.fetching = false;
+            idle_cv_.notify_all();
+            return;
+        }
+        const std::shared_ptr<Poll> poll = slot.waiting.front();
+        poll->in_fetch = true;
+        slot.fired = false;
+        const std::uint64_t seen = slot.waiter->epoch();
+        Leases leases = slot.leases;
+        Waiter& waiter = *slot.waiter;
+        ++fetches_;
+        lock.unlock();
+
+        PollAnswer answer;
+        bool drained = true;
+        try {
+            FetchResult result = leases.fetch(poll->max, poll->visibility);
+            waiter.note_fetch(result);
+            drained = result.deliveries.size() < poll->max;
+            answer.deliveries = std::move(result.deliveries);
+        } catch (...) {
+            answer.error = std::current_exception();
+        }
+
+        Finished finished;
+        const bool failed = answer.error != nullptr;
+        lock.lock();
+        poll->in_fetch = false;
+        if (failed) {
+            // Redis failed: every poll of the queue would fail the same way now.
+            for (const auto& p : std::list(slot.waiting)) {
+                if (p != poll) {
+                    finished.emplace_back(p, PollAnswer{{}, answer.error});
+                    remove(slot, p);
+                }
+            }
+        }
+        if (!answer.deliveries.empty() || failed || poll->expired || poll->cancelled || stopping_) {
+            remove(slot, poll);
+            finished.emplace_back(poll, std::move(answer));
+        }
+        const bool idle = failed || (drained && !slot.fired && waiter.epoch() == seen);
+        if (idle) {
+            if (!failed) slot.drained_epoch = seen;
+            slot.fetching = false;
+            idle_cv_.notify_all();
+        }
+        lock.unlock();
+        finish(std::move(finished));
+        if (idle) return;
+    }
+}
+
+void LongPollHub::remove(Slot& slot, const std::shared_ptr<Poll>& poll) {
+    if (polls_.erase(poll->id) == 0) return;
+    slot.waiting.erase(poll->where);
+}
+
+void LongPollHub::finish(Finished&& finished) {
+    for (auto& [poll, answer] : finished) {
+        std::vector<Delivery> unanswered;
+        if (poll->cancelled) {
+            unanswered = std::move(answer.deliveries);
+        } else {
+            const std::vector<Delivery> copy = answer.deliveries;
+            bool answered = false;
+            try {
+                answered = poll->done(std::move(answer));
+            } catch (const std::exception& e) {
+                spdlog::warn("long-poll on {}: its answer failed: {}", poll->queue, e.what());
+            }
+            if (!answered) unanswered = copy;
+        }
+        if (unanswered.empty()) continue;
+        // Handed back unstarted, so the next poll gets them at once; should this fail, the
+        // leases lapse and the messages come back anyway.
+        try {
+            Leases leases = client_.leases(poll->queue);
+            for (const Delivery& d : unanswered) leases.release(d.lease());
+        } catch (const std::exception& e) {
+            spdlog::warn(
+                "long-poll on {}: releasing {} unanswered leases failed ({}); they "
+                "come back when they lapse",
+                poll->queue, unanswered.size(), e.what());
+        }
+    }
+}
+
+void LongPollHub::run_timer() {
+    std::unique_lock lock(mu_);
+    while (!stopped_) {
+        if (deadlines_.empty()) {
+            timer_cv_.wait(lock);
+            continue;
+        }
+        const auto next = deadlines_.begin()->first;
+        if (std::chrono::steady_clock::now() < next) {
+            timer_cv_.wait_until(lock, next);
+            continue;
+        }
+        Finished finished;
+        const auto now = std::chrono::steady_clock::now();
+        while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
+            const PollId id = deadlines_.begin()->second;
+            deadlines_.erase(deadlines_.begin());
+            const auto it = polls_.find(id);
+            if (it == polls_.end()) continue;  // answered before its deadline
+            const std::shared_ptr<Poll> poll = it->second;
+            if (poll->in_fetch) {
+                poll->expired = true;  // the fetch answers it with whatever it gets
+                continue;
+            }
+            remove(*slots_.at(poll->queue), poll);
+            finished.emplace_back(poll, PollAnswer{});
+        }
+        lock.unlock();
+        finish(std::move(finished));
+        lock.lock();
+    }
+}
+
+void LongPollHub::stop() {
+    Finished finished;
+    {
+        std::unique_lock lock(mu_);
+        if (stopping_) return;
+        stopping_ = true;
+        for (auto& [queue, slot] : slots_) {
+            for (const auto& p : std::list(slot->waiting)) {
+                if (p->in_fetch) continue;  // its fetch answers it with what it got
+                finished.emplace_back(p, PollAnswer{});
+                remove(*slot, p);
+            }
+        }
+    }
+    finish(std::move(finished));
+    std::unique_lock lock(mu_);
+    idle_cv_.wait(lock, [this] {
+        for (const auto& [queue, slot] : slots_) {
+            if (slot->fetching) return false;
+        }
+        return true;
+    });
+    stopped_ = true;
+    timer_cv_.notify_all();
+    lock.unlock();
+    if (timer_.joinable()) timer_.join();
+    // Outside mu_: a callback under way may be waiting for it, and reset() waits for the callback.
+    for (auto& [queue, slot] : slots_) {
+        slot->subscription.reset();
+        slot->waiter->stop();
+    }
+}
+
+LongPollStats LongPollHub::stats() const {
+    LongPollStats out;
+    std::vector<const Waiter*> waiters;
+    {
+        std::lock_guard lock(mu_);
+        out.fetches = fetches_;
+        out.waiting = polls_.size();
+        out.queues = slots_.size();
+        for (const auto& [queue, slot] : slots_) {
+            if (slot->fetching) ++out.fetching;
+            waiters.push_back(slot->waiter.get());
+        }
+    }
+    // Outside mu_: a waiter's stop holds its lock while its callback may wait for mu_. Waiters
+    // live as long as the hub.
+    for (const Waiter* w : waiters) {
+        const WaiterStats s = w->stats();
+        out.waiters.fired += s.fired;
+        out.waiters.signals += s.signals;
+        out.waiters.subscriptions += s.subscriptions;
+        out.waiters.redis_errors += s.redis_errors;
+    }
+    return out;
+}
+
+}  // namespace delayq::server

@@ -1,0 +1,120 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <delayq/client.hpp>
+#include <delayq/delivery.hpp>
+#include <delayq/waiter.hpp>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+// The long-polls of POST /v1/queues/{queue}/leases (docs/http.md, Long-polls).
+namespace delayq::server {
+
+// What a long-poll ends with: the messages leased for it (none when its wait ran out or the hub
+// stopped), or the error its fetch threw.
+struct PollAnswer {
+    std::vector<Delivery> deliveries;
+    std::exception_ptr error;
+};
+
+// Answers a long-poll. It runs on a worker or the hub's timer thread and must be quick (post the
+// writing to the connection's own executor). False when the request can no longer be answered
+// (its connection is gone): the hub then releases the leases, so no message waits out a lease
+// that nobody holds.
+using PollDone = std::function<bool(PollAnswer)>;
+
+struct PollRequest {
+    std::string queue;
+    std::size_t max = 1;  // 1 to 1000
+    Duration visibility = std::chrono::seconds(30);
+    std::chrono::steady_clock::time_point deadline;
+    PollDone done;
+};
+
+// Runs a task off the I/O threads: fetches block on Redis.
+using Post = std::function<void(std::function<void()>)>;
+
+struct LongPollOptions {
+    WaiterOptions waiter{};  // of every queue's waiter
+};
+
+struct LongPollStats {
+    std::uint64_t fetches = 0;  // Leases::fetch calls made
+    std::size_t waiting = 0;    // long-polls not yet answered
+    std::size_t queues = 0;     // waiters held
+    std::size_t fetching = 0;   // queues with fetches under way
+    WaiterStats waiters{};      // summed over the queues
+};
+
+// Every long-poll of the server, shared per queue: one library Waiter per queue (made on first
+// use and kept), and a fetch only when it fires, once when a poll arrives at a queue that may
+// have something due, and again while fetches fill their polls. So idle long-polls cost Redis
+// what one idle Consumer costs, however many wait, and a message sent while they wait wakes one.
+// Thread-safe.
+class LongPollHub {
+  public:
+    using PollId = std::uint64_t;
+
+    // `post` runs the fetches (the server's worker pool); it must keep running until stop()
+    // returned.
+    LongPollHub(Client client, Post post, LongPollOptions options = {});
+    // Stops.
+    ~LongPollHub();
+    LongPollHub(const LongPollHub&) = delete;
+    LongPollHub& operator=(const LongPollHub&) = delete;
+
+    // Registers a long-poll; its `done` is called exactly once (unless cancelled first), possibly
+    // before wait() returns. Throws InvalidArgument for a bad queue name or max, and what `post`
+    // throws when it refuses the fetch (the workers are full); `done` is not called then.
+    PollId wait(PollRequest request);
+    // The client went away: the poll ends without its `done`; leases a fetch under way gets for
+    // it are released.
+    void cancel(PollId id);
+
+    // Ends every waiting poll with an empty answer and lets fetches under way answer theirs,
+    // then stops the waiters. Later polls are answered empty at once. Not from a `post` task.
+    void stop();
+
+    LongPollStats stats() const;
+
+  private:
+    struct Poll;
+    struct Slot;
+    using Finished = std::vector<std::pair<std::shared_ptr<Poll>, PollAnswer>>;
+
+    Slot& slot_for(const std::string& queue);  // under mu_
+    void on_fire(const std::string& queue);
+    void start_fetching(const std::string& queue, Slot& slot);  // under mu_
+    void run_fetches(const std::string& queue);
+    void run_timer();
+    void remove(Slot& slot, const std::shared_ptr<Poll>& poll);  // under mu_
+    void finish(Finished&& finished);                            // not under mu_
+
+    Client client_;
+    Post post_;
+    LongPollOptions options_;
+
+    mutable std::mutex mu_;
+    std::condition_variable timer_cv_;
+    std::condition_variable idle_cv_;  // a queue's fetches ended (stop waits for all)
+    std::map<std::string, std::unique_ptr<Slot>> slots_;
+    std::unordered_map<PollId, std::shared_ptr<Poll>> polls_;
+    std::multimap<std::chrono::steady_clock::time_point, PollId> deadlines_;
+    PollId next_id_ = 1;
+    std::uint64_t fetches_ = 0;
+    bool stopping_ = false;
+    bool stopped_ = false;
+    std::thread timer_;
+};
+
+}  // namespace delayq::server

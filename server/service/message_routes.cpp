@@ -1,0 +1,105 @@
+#include <delayq/error.hpp>
+#include <delayq/queue.hpp>
+#include <delayq/queue_admin.hpp>
+
+#include "api/messages_json.hpp"
+#include "service/routes.hpp"
+
+namespace delayq::server::service {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
+constexpr std::string_view kBatch = "/v1/queues/{queue}/messages/batch";
+constexpr std::string_view kMessage = "/v1/queues/{queue}/messages/{id}";
+constexpr std::string_view kReschedule = "/v1/queues/{queue}/messages/{id}/reschedule";
+
+std::int64_t unix_ms(TimePoint t) { return t.time_since_epoch().count(); }
+
+http::HttpResponse no_message(const http::HttpRequest& r) {
+    return http::problem_response(
+        not_found("no message \"" + r.param("id") + "\" in queue \"" + r.param("queue") + "\""));
+}
+
+http::HttpResponse conflict(const http::HttpRequest& r, std::string_view why) {
+    return http::problem_response(
+        {409, "conflict", "message \"" + r.param("id") + "\" " + std::string(why)});
+}
+
+constexpr std::string_view kInFlight = "is in flight: a consumer holds its lease";
+constexpr std::string_view kDead = "is a dead letter: requeue or purge it instead";
+
+http::HttpResponse send(RouteContext& ctx, const http::HttpRequest& r) {
+    // Everything is checked before anything is written: the body, then the queue's name.
+    const Message m = parse_message(json_body(r));
+    Queue queue = ctx.client.queue(r.param("queue"));
+    const SendResult result = queue.send(m.payload, m.options);
+    return json_answer(result.duplicate ? 200 : 201, send_result_json(result));
+}
+
+http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
+    const std::vector<Message> messages = parse_batch(json_body(r));
+    Queue queue = ctx.client.queue(r.param("queue"));
+    const std::vector<SendResult> results = queue.send_batch(messages);
+    json out = json::array();
+    for (const SendResult& s : results) out.push_back(send_result_json(s));
+    return json_answer(201, {{"results", std::move(out)}});
+}
+
+http::HttpResponse get(RouteContext& ctx, const http::HttpRequest& r) {
+    const std::optional<MessageInfo> info = ctx.client.admin(r.param("queue")).get(r.param("id"));
+    if (!info) return no_message(r);
+    return json_answer(200, message_info_json(*info));
+}
+
+http::HttpResponse cancel(RouteContext& ctx, const http::HttpRequest& r) {
+    switch (ctx.client.queue(r.param("queue")).cancel(r.param("id"))) {
+        case CancelResult::kCancelled:
+            return json_answer(200, {{"id", r.param("id")}, {"status", "cancelled"}});
+        case CancelResult::kNotFound:
+            return no_message(r);
+        case CancelResult::kInFlight:
+            return conflict(r, kInFlight);
+        case CancelResult::kDead:
+            return conflict(r, kDead);
+    }
+    return no_message(r);
+}
+
+http::HttpResponse reschedule(RouteContext& ctx, const http::HttpRequest& r) {
+    const RescheduleRequest when = parse_reschedule(json_body(r));
+    Queue queue = ctx.client.queue(r.param("queue"));
+    const RescheduleResult result = when.delay ? queue.reschedule(r.param("id"), *when.delay)
+                                               : queue.reschedule_at(r.param("id"), *when.at);
+    switch (result.status) {
+        case RescheduleStatus::kRescheduled:
+            return json_answer(200, {{"id", r.param("id")}, {"due_ms", unix_ms(result.due)}});
+        case RescheduleStatus::kNotFound:
+            return no_message(r);
+        case RescheduleStatus::kInFlight:
+            return conflict(r, kInFlight);
+        case RescheduleStatus::kDead:
+            return conflict(r, kDead);
+    }
+    return no_message(r);
+}
+
+}  // namespace
+
+void add_message_routes(http::Router& router, RouteContext& context) {
+    const auto bind =
+        [ctx = &context](http::HttpResponse (*fn)(RouteContext&, const http::HttpRequest&)) {
+            return [ctx, fn](const http::HttpRequest& r) { return fn(*ctx, r); };
+        };
+    const Access send_access = Access::queue(Scope::kSend);
+    add_blocking_route(router, context, http::Verb::post, kMessages, send_access, bind(send));
+    add_blocking_route(router, context, http::Verb::post, kBatch, send_access, bind(send_batch));
+    add_blocking_route(router, context, http::Verb::get, kMessage, Access::queue(Scope::kRead),
+                       bind(get));
+    add_blocking_route(router, context, http::Verb::delete_, kMessage, send_access, bind(cancel));
+    add_blocking_route(router, context, http::Verb::post, kReschedule, send_access,
+                       bind(reschedule));
+}
+
+}  // namespace delayq::server::service

@@ -1,0 +1,104 @@
+#include <delayq/error.hpp>
+#include <exception>
+#include <string>
+
+#include "service/route_context.hpp"
+
+namespace delayq::server::service {
+namespace {
+
+std::string lower(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+}
+
+// application/json, with or without parameters (charset=utf-8).
+bool is_json_media_type(std::string_view content_type) {
+    const std::string type = lower(content_type.substr(0, content_type.find(';')));
+    const std::size_t first = type.find_first_not_of(" \t");
+    const std::size_t last = type.find_last_not_of(" \t");
+    return first != std::string::npos && type.substr(first, last - first + 1) == "application/json";
+}
+
+}  // namespace
+
+void add_route(http::Router& router, RouteContext& context, http::Verb method,
+               std::string_view pattern, Access access, http::Handler handler) {
+    router.add(method, pattern,
+               [ctx = &context, access, handler = std::move(handler)](http::HttpRequest request,
+                                                                      http::Reply reply) {
+                   AuthGate::Verdict verdict =
+                       ctx->auth.check(request.bearer_token(), access, request.param("queue"));
+                   if (verdict.problem) {
+                       http::HttpResponse r = http::problem_response(*verdict.problem);
+                       if (verdict.problem->status == 401) {
+                           r.headers.emplace_back("WWW-Authenticate", "Bearer");
+                       }
+                       r.principal = verdict.principal;
+                       return reply(std::move(r));
+                   }
+                   if (!request.body.empty() &&
+                       !is_json_media_type(request.header("content-type").value_or(""))) {
+                       http::HttpResponse r = http::problem_response(
+                           {415, "unsupported_media_type",
+                            "a request body must be JSON, sent as Content-Type: application/json"});
+                       r.principal = verdict.principal;
+                       return reply(std::move(r));
+                   }
+                   if (!verdict.principal.empty()) {
+                       reply = [inner = std::move(reply),
+                                name = std::move(verdict.principal)](http::HttpResponse r) {
+                           r.principal = name;
+                           inner(std::move(r));
+                       };
+                   }
+                   handler(std::move(request), std::move(reply));
+               });
+}
+
+void add_blocking_route(http::Router& router, RouteContext& context, http::Verb method,
+                        std::string_view pattern, Access access, BlockingHandler handler) {
+    add_route(router, context, method, pattern, access,
+              [ctx = &context, handler = std::move(handler)](http::HttpRequest request,
+                                                             http::Reply reply) {
+                  run_blocking(*ctx, std::move(reply), handler, std::move(request));
+              });
+}
+
+void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work,
+                  http::HttpRequest request) {
+    auto shared_reply = std::make_shared<http::Reply>(std::move(reply));
+    const bool posted =
+        context.pool.try_post([shared_reply, work = std::move(work), request = std::move(request)] {
+            http::HttpResponse response;
+            try {
+                response = work(request);
+            } catch (...) {
+                response = http::problem_response(problem_from(std::current_exception()));
+            }
+            (*shared_reply)(std::move(response));
+        });
+    if (!posted) {
+        http::HttpResponse r = http::problem_response(
+            {429, "rate_limited", "the server has as much work queued as it takes; try again"});
+        r.headers.emplace_back("Retry-After", "1");
+        (*shared_reply)(std::move(r));
+    }
+}
+
+nlohmann::json json_body(const http::HttpRequest& request) {
+    if (request.body.empty()) throw InvalidArgument("this needs a JSON body");
+    nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+    if (body.is_discarded()) throw InvalidArgument("the body is not valid JSON");
+    return body;
+}
+
+http::HttpResponse json_answer(unsigned status, const nlohmann::json& body) {
+    return http::json_response(status,
+                               body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace delayq::server::service

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cstdint>
+#include <delayq/client.hpp>
+#include <delayq/options.hpp>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "http/server.hpp"
+#include "service/auth_gate.hpp"
+#include "service/route_context.hpp"
+#include "service/worker_pool.hpp"
+
+namespace delayq::server::service {
+
+struct ServiceConfig {
+    std::string redis_url;
+    ClientOptions client{};
+    http::ListenAddress listen{"127.0.0.1", 7380};
+    http::HttpLimits limits{};
+    // Without one, the service listens and answers on loopback only.
+    std::optional<std::filesystem::path> auth_file{};
+    // For the library's blocking calls; a request beyond threads + queue is a 429.
+    std::size_t worker_threads = 32;
+    std::size_t worker_queue = 4096;
+};
+
+// `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.
+class Service {
+  public:
+    // Checks the configuration and binds the address. Throws InvalidArgument for a non-loopback
+    // address without an auth file (saying why), AuthFileError for an unusable auth file, and
+    // boost::system::system_error when the address cannot be bound.
+    explicit Service(ServiceConfig config);
+    ~Service();
+    Service(const Service&) = delete;
+    Service& operator=(const Service&) = delete;
+
+    void start();
+    // Graceful: stops accepting, answers the requests under way, then ends the workers.
+    void stop();
+    // Re-reads the auth file (SIGHUP); on an error the old tokens stay and AuthFileError says why.
+    void reload_auth() { auth_.reload(); }
+
+    std::uint16_t port() const { return server_->port(); }
+    const http::Router& router() const { return server_->router(); }
+    WorkerPool& pool() { return pool_; }
+
+  private:
+    ServiceConfig config_;
+    AuthGate auth_;
+    WorkerPool pool_;
+    RouteContext context_;
+    std::unique_ptr<http::HttpServer> server_;
+};
+
+}  // namespace delayq::server::service

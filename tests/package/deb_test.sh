@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the .debs with CPack and checks them: their control fields, their files (binary, shared
+# and static library, headers, CMake and pkg-config files, systemd unit, configuration, man
+# page), and that examples/ builds against their contents unpacked and runs against a real
+# redis-server.
+# usage: deb_test.sh SOURCE_DIR BUILD_DIR CMAKE CPACK [SANITIZE_FLAGS]
+source "$(dirname "$0")/common.sh"
+
+(cd "$build" && "$cpack" -G DEB -B "$scratch/debs" >"$scratch/cpack.log" 2>&1) ||
+    fail "cpack -G DEB: $(cat "$scratch/cpack.log")"
+runtime=$(ls "$scratch"/debs/delayq_*.deb)
+dev=$(ls "$scratch"/debs/delayq-dev_*.deb)
+field() { dpkg-deb -f "$1" "$2"; }
+version=$(field "$runtime" Version)
+[[ $(field "$dev" Version) == "$version" ]] || fail "the two packages' versions differ"
+"$build/cli/delayq" --version | grep -qx "delayq $version" ||
+    fail "package version $version is not the binary's: $("$build/cli/delayq" --version)"
+depends=$(field "$runtime" Depends)
+for lib in libhiredis libspdlog libc6; do
+    grep -q "$lib" <<<"$depends" || fail "delayq's Depends lacks $lib: $depends"
+done
+grep -q "delayq (= $version)" <<<"$(field "$dev" Depends)" || fail "delayq-dev does not depend on delayq"
+ok "delayq $version, Depends: $depends"
+
+contents() { dpkg-deb -c "$1" | awk '{print $6}'; }
+check_has() {
+    local deb=$1 pattern=$2
+    contents "$deb" | grep -Eq "$pattern" || fail "$(basename "$deb") has no $pattern"
+}
+check_has "$runtime" '^\./usr/bin/delayq$'
+check_has "$runtime" '^\./usr/lib/[^/]+/libdelayq\.so\.[0-9]+\.[0-9]+\.[0-9]+$'
+check_has "$runtime" '^\./usr/lib/systemd/system/delayq-serve\.service$'
+check_has "$runtime" '^\./usr/lib/sysusers\.d/delayq\.conf$'
+check_has "$runtime" '^\./etc/delayq/delayq\.env$'
+check_has "$runtime" '^\./usr/share/man/man1/delayq\.1\.gz$'
+check_has "$dev" '^\./usr/include/delayq/delayq\.hpp$'
+check_has "$dev" '^\./usr/include/delayq/version\.hpp$'
+check_has "$dev" '^\./usr/lib/[^/]+/libdelayq\.a$'
+check_has "$dev" '^\./usr/lib/[^/]+/cmake/delayq/delayqConfig\.cmake$'
+check_has "$dev" '^\./usr/lib/[^/]+/pkgconfig/delayq\.pc$'
+if contents "$runtime" | grep -q '^\./usr/include/'; then fail "headers in the runtime package"; fi
+dpkg-deb --ctrl-tarfile "$runtime" | tar -t | grep -q 'conffiles' || fail "no conffiles"
+dpkg-deb --info "$runtime" conffiles | grep -qx '/etc/delayq/delayq.env' ||
+    fail "delayq.env is not a conffile"
+ok "package contents"
+
+# The unit: always --redis (never the managed local Redis), hardened, reloadable.
+unit=$scratch/unit
+mkdir -p "$unit" && dpkg-deb -x "$runtime" "$unit"
+service=$unit/usr/lib/systemd/system/delayq-serve.service
+grep -q '^ExecStart=/usr/bin/delayq serve --redis ' "$service" || fail "the unit does not pass --redis"
+for key in NoNewPrivileges=yes ProtectSystem=strict EnvironmentFile=/etc/delayq/delayq.env \
+    'ExecReload=/bin/kill -HUP $MAINPID'; do
+    grep -qxF "$key" "$service" || fail "the unit lacks $key"
+done
+zcat "$unit/usr/share/man/man1/delayq.1.gz" | grep -q '^\.SS "delayq send"' ||
+    fail "the man page has no section for delayq send"
+ok "unit and man page"
+
+# Both packages unpacked into one directory are a prefix a project can build against.
+root=$scratch/root
+dpkg-deb -x "$runtime" "$root" && dpkg-deb -x "$dev" "$root"
+start_redis
+export LD_LIBRARY_PATH=$(dirname "$(ls "$root"/usr/lib/*/libdelayq.so)")
+build_examples "$root/usr" "$scratch/examples"
+check_send "$scratch/examples/delayq_example_producer" "$root/usr/bin/delayq" from-deb
+ok "examples built against the unpacked packages, sent"

@@ -1,0 +1,93 @@
+// Bearer tokens on every route: 401 without a known token, 403 without the scope or the queue,
+// and the auth file re-read on demand (SIGHUP in `delayq serve`).
+#include <gtest/gtest.h>
+
+#include <delayq/delayq.hpp>
+#include <fstream>
+
+#include "auth/token_file.hpp"
+#include "server/support/service_fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using nlohmann::json;
+
+class HttpAuthTest : public ServiceTest {
+  protected:
+    void SetUp() override {
+        sender_ = add_token("producer", "send", "orders*");
+        reader_ = add_token("reader", "read", "*");
+        start([this](auto& c) { c.auth_file = auth_file(); });
+    }
+    HttpResult send(const std::string& queue, const std::string& token) {
+        return http().post("/v1/queues/" + queue + "/messages", {{"payload", "x"}}, token);
+    }
+    std::string sender_;
+    std::string reader_;
+};
+
+TEST_F(HttpAuthTest, NoTokenOrAnUnknownOneIs401AndTheTokenIsNeverEchoed) {
+    const HttpResult none = send("orders", "");
+    EXPECT_EQ(none.status, 401u);
+    EXPECT_EQ(none.code(), "unauthorized");
+    EXPECT_EQ(none.header("www-authenticate"), "Bearer");
+    const std::string wrong = "dqt_" + std::string(64, 'a');
+    const HttpResult unknown = send("orders", wrong);
+    EXPECT_EQ(unknown.status, 401u);
+    EXPECT_EQ(unknown.body.find(wrong), std::string::npos);
+    EXPECT_EQ(unknown.body.find("aaaaaaaa"), std::string::npos);
+    // A scheme other than Bearer is no token.
+    const HttpResult basic = http().request({.target = "/v1/queues/orders/messages/m",
+                                             .headers = {{"Authorization", "Basic " + sender_}}});
+    EXPECT_EQ(basic.status, 401u);
+    EXPECT_EQ(redis().dbsize(), 0);
+}
+
+TEST_F(HttpAuthTest, WrongScopeOrWrongQueueIs403AndWritesNothing) {
+    const HttpResult scope = send("orders", reader_);
+    EXPECT_EQ(scope.status, 403u);
+    EXPECT_EQ(scope.code(), "forbidden");
+    EXPECT_EQ(scope.body.find(reader_), std::string::npos);
+    const HttpResult queue = send("billing", sender_);
+    EXPECT_EQ(queue.status, 403u);
+    EXPECT_EQ(queue.code(), "forbidden");
+    EXPECT_EQ(redis().dbsize(), 0);
+    // The sender may not read, even on its own queues.
+    EXPECT_EQ(http().get("/v1/queues/orders/messages/m", sender_).status, 403u);
+}
+
+TEST_F(HttpAuthTest, TheRightTokenIsServed) {
+    const HttpResult sent = send("orders-eu", sender_);
+    ASSERT_EQ(sent.status, 201u) << sent.body;
+    const std::string id = sent.json()["id"];
+    EXPECT_EQ(http().get("/v1/queues/orders-eu/messages/" + id, reader_).status, 200u);
+    EXPECT_EQ(http().del("/v1/queues/orders-eu/messages/" + id, sender_).status, 200u);
+}
+
+TEST_F(HttpAuthTest, HealthRoutesNeedNoTokenAndAnyHostIsAnsweredWithAuth) {
+    EXPECT_EQ(http().get("/healthz").status, 200u);
+    EXPECT_EQ(http().get("/readyz").status, 200u);
+    EXPECT_EQ(http().request({.target = "/healthz", .host = "delayq.internal:7380"}).status, 200u);
+}
+
+TEST_F(HttpAuthTest, ReloadTakesNewAndRevokedTokens) {
+    const std::string later = add_token("later", "send", "*");
+    EXPECT_EQ(send("any", later).status, 401u);  // not read yet
+    ASSERT_TRUE(server::revoke_token(auth_file(), "producer"));
+    service().reload_auth();
+    EXPECT_EQ(send("any", later).status, 201u);
+    EXPECT_EQ(send("orders", sender_).status, 401u);
+}
+
+TEST_F(HttpAuthTest, ABrokenFileOnReloadKeepsTheOldTokens) {
+    {
+        std::ofstream out(auth_file(), std::ios::app);
+        out << "not an entry\n";
+    }
+    EXPECT_THROW(service().reload_auth(), server::AuthFileError);
+    EXPECT_EQ(send("orders", sender_).status, 201u);
+}
+
+}  // namespace
+}  // namespace delayq::test

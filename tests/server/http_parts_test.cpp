@@ -1,0 +1,89 @@
+// The HTTP server's small parts on their own: router, percent-decoding, Host check, --listen.
+#include <gtest/gtest.h>
+
+#include <delayq/error.hpp>
+
+#include "http/host_check.hpp"
+#include "http/listen_address.hpp"
+#include "http/percent.hpp"
+#include "http/router.hpp"
+
+namespace delayq::server::http {
+namespace {
+
+Handler noop() {
+    return [](HttpRequest, const Reply&) {};
+}
+
+TEST(RouterTest, MatchesParametersPercentDecodedAndPrefersLiterals) {
+    Router router;
+    router.add(Verb::get, "/v1/queues/{queue}/messages/{id}", noop());
+    router.add(Verb::post, "/v1/queues/{queue}/messages/batch", noop());
+    router.add(Verb::delete_, "/v1/queues/{queue}/messages/{id}", noop());
+    router.add(Verb::post, "/v1/queues/{queue}/messages/{id}", noop());
+
+    const auto m = router.match(Verb::get, "/v1/queues/a%2Fb/messages/x%20y");
+    ASSERT_EQ(m.kind, Router::Match::Kind::kFound);
+    EXPECT_EQ(m.params.at("queue"), "a/b");
+    EXPECT_EQ(m.params.at("id"), "x y");
+
+    const auto batch = router.match(Verb::post, "/v1/queues/q/messages/batch");
+    ASSERT_EQ(batch.kind, Router::Match::Kind::kFound);
+    EXPECT_EQ(batch.pattern, "/v1/queues/{queue}/messages/batch");
+    EXPECT_EQ(batch.params.count("id"), 0u);
+}
+
+TEST(RouterTest, AnswersNotFoundMethodNotAllowedAndBadPaths) {
+    Router router;
+    router.add(Verb::get, "/v1/queues/{queue}/messages/{id}", noop());
+    router.add(Verb::delete_, "/v1/queues/{queue}/messages/{id}", noop());
+    EXPECT_EQ(router.match(Verb::get, "/v1/queues/q/messages").kind,
+              Router::Match::Kind::kNotFound);
+    EXPECT_EQ(router.match(Verb::get, "/v1/queues//messages/x").kind,
+              Router::Match::Kind::kNotFound);
+    const auto put = router.match(Verb::put, "/v1/queues/q/messages/x");
+    EXPECT_EQ(put.kind, Router::Match::Kind::kMethodNotAllowed);
+    EXPECT_EQ(put.allow, "GET, DELETE");
+    EXPECT_EQ(router.match(Verb::get, "/v1/queues/q%zz/messages/x").kind,
+              Router::Match::Kind::kBadPath);
+    EXPECT_THROW(router.add(Verb::get, "/v1/queues/{queue}/messages/{id}", noop()),
+                 std::invalid_argument);
+}
+
+TEST(PercentTest, DecodesAndRefusesBadEscapes) {
+    EXPECT_EQ(percent_decode("a%20b%2f%7B"), "a b/{");
+    EXPECT_EQ(percent_decode("a+b", true), "a b");
+    EXPECT_EQ(percent_decode("a+b"), "a+b");
+    EXPECT_FALSE(percent_decode("%").has_value());
+    EXPECT_FALSE(percent_decode("%4").has_value());
+    EXPECT_FALSE(percent_decode("%g0").has_value());
+}
+
+TEST(HostCheckTest, KnowsLoopbackNamesAndAddresses) {
+    for (const char* host : {"localhost", "LOCALHOST:80", "a.localhost", "127.0.0.1", "127.9.9.9:1",
+                             "[::1]", "[::1]:7380"}) {
+        EXPECT_TRUE(is_loopback_host(host)) << host;
+    }
+    for (const char* host : {"", "example.com", "localhost.example.com", "10.0.0.1:80", "[::2]",
+                             "[::1", "0.0.0.0", "::1"}) {
+        EXPECT_FALSE(is_loopback_host(host)) << host;
+    }
+    EXPECT_TRUE(is_loopback_address("::1"));
+    EXPECT_FALSE(is_loopback_address("0.0.0.0"));
+}
+
+TEST(ListenAddressTest, ParsesHostAndPort) {
+    const auto a = parse_listen_address("127.0.0.1:7380");
+    EXPECT_EQ(a.host, "127.0.0.1");
+    EXPECT_EQ(a.port, 7380);
+    const auto b = parse_listen_address("[::1]:0");
+    EXPECT_EQ(b.host, "::1");
+    EXPECT_EQ(b.port, 0);
+    EXPECT_EQ(parse_listen_address(":80").host, "0.0.0.0");
+    for (const char* bad : {"", "7380", "host:", "host:70000", "host:x", "::1:80", "[::1:80"}) {
+        EXPECT_THROW(parse_listen_address(bad), InvalidArgument) << bad;
+    }
+}
+
+}  // namespace
+}  // namespace delayq::server::http

@@ -1,0 +1,307 @@
+// The long-poll hub: polls on one queue share its waiter, so a send wakes a waiting poll, idle
+// polls cost Redis what one does, and leases nobody can be answered with are released.
+#include "service/long_poll.hpp"
+
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using namespace delayq::server;
+using SteadyClock = std::chrono::steady_clock;
+
+// The server's worker pool, as far as the hub sees it.
+class Workers {
+  public:
+    explicit Workers(std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) threads_.emplace_back([this] { run(); });
+    }
+    ~Workers() {
+        {
+            std::lock_guard lock(mu_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        for (auto& t : threads_) t.join();
+    }
+    Workers(const Workers&) = delete;
+    Workers& operator=(const Workers&) = delete;
+
+    Post post() {
+        return [this](std::function<void()> task) {
+            {
+                std::lock_guard lock(mu_);
+                tasks_.push_back(std::move(task));
+            }
+            cv_.notify_one();
+        };
+    }
+
+  private:
+    void run() {
+        std::unique_lock lock(mu_);
+        for (;;) {
+            cv_.wait(lock, [this] { return done_ || !tasks_.empty(); });
+            if (tasks_.empty()) return;
+            auto task = std::move(tasks_.front());
+            tasks_.pop_front();
+            lock.unlock();
+            task();
+            lock.lock();
+        }
+    }
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::deque<std::function<void()>> tasks_;
+    bool done_ = false;
+    std::vector<std::thread> threads_;
+};
+
+// One poll's answer, once it came.
+class Answer {
+  public:
+    explicit Answer(bool answerable = true) : answerable_(answerable) {}
+    PollDone done() {
+        return [this](PollAnswer a) {
+            std::lock_guard lock(mu_);
+            answer_ = std::move(a);
+            answered_at_ = SteadyClock::now();
+            cv_.notify_all();
+            return answerable_;
+        };
+    }
+    std::optional<PollAnswer> await(std::chrono::milliseconds deadline = kEventDeadline) {
+        std::unique_lock lock(mu_);
+        cv_.wait_for(lock, deadline, [this] { return answer_.has_value(); });
+        return answer_;
+    }
+    bool answered() {
+        std::lock_guard lock(mu_);
+        return answer_.has_value();
+    }
+    SteadyClock::time_point answered_at() {
+        std::lock_guard lock(mu_);
+        return answered_at_;
+    }
+
+  private:
+    bool answerable_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    std::optional<PollAnswer> answer_;
+    SteadyClock::time_point answered_at_;
+};
+
+// No safety net: only a due time, a wake signal or a subscription make the waiters fire.
+LongPollOptions no_idle_check() { return {.waiter = {.idle_check = std::chrono::hours(1)}}; }
+
+class LongPollTest : public RedisTest {
+  protected:
+    PollRequest request(Answer& answer, SteadyClock::time_point deadline, std::size_t max = 1) {
+        return {"q", max, std::chrono::seconds(30), deadline, answer.done()};
+    }
+    static SteadyClock::time_point far() { return SteadyClock::now() + kEventDeadline; }
+
+    // Awaits the hub at rest: the waiter subscribed and fired, no fetch under way.
+    static void await_quiet(LongPollHub& hub, std::size_t waiting) {
+        ASSERT_TRUE(eventually([&] {
+            const LongPollStats s = hub.stats();
+            return s.waiters.subscriptions >= 1 && s.waiters.fired >= 1 && s.fetching == 0 &&
+                   s.waiting == waiting;
+        }));
+    }
+
+    // Commands Redis has run, INFO itself left out.
+    long long commands_run() {
+        std::istringstream lines(server().command({"INFO", "commandstats"}).str);
+        long long total = 0;
+        for (std::string line; std::getline(lines, line);) {
+            if (!line.starts_with("cmdstat_") || line.starts_with("cmdstat_info:")) continue;
+            const auto at = line.find("calls=");
+            total += std::stoll(line.substr(at + 6));
+        }
+        return total;
+    }
+
+    // Made before the hub and destroyed after it: the hub's stop answers them.
+    Answer& new_answer(bool answerable = true) {
+        answers_.push_back(std::make_unique<Answer>(answerable));
+        return *answers_.back();
+    }
+    LongPollHub& hub() {
+        if (!hub_) hub_.emplace(client(), workers_.post(), no_idle_check());
+        return *hub_;
+    }
+
+    Workers workers_{2};
+    std::deque<std::unique_ptr<Answer>> answers_;
+    std::optional<LongPollHub> hub_;
+};
+
+TEST_F(LongPollTest, ASendWakesAWaitingPollBeforeItsDeadline) {
+    LongPollHub& hub = this->hub();
+    Answer& answer = new_answer();
+    hub.wait(request(answer, far()));
+    await_quiet(hub, 1);
+    EXPECT_FALSE(answer.answered());
+    Queue q = queue();
+    const SendResult sent = q.send("hello");
+    const auto got = answer.await();
+    ASSERT_TRUE(got);
+    ASSERT_EQ(got->deliveries.size(), 1U);  // an answer at the deadline would be empty
+    EXPECT_EQ(got->deliveries[0].id(), sent.id);
+    EXPECT_EQ(got->deliveries[0].payload(), "hello");
+    EXPECT_EQ(admin(q).stats().in_flight, 1U);
+}
+
+TEST_F(LongPollTest, APollWithNothingDueIsAnsweredEmptyAtItsDeadline) {
+    Queue q = queue();
+    q.send("later", {.delay = std::chrono::hours(1)});
+    LongPollHub& hub = this->hub();
+    Answer& answer = new_answer();
+    const auto deadline = SteadyClock::now() + std::chrono::milliseconds(300);
+    hub.wait(request(answer, deadline));
+    const auto got = answer.await();
+    ASSERT_TRUE(got);
+    EXPECT_TRUE(got->deliveries.empty());
+    EXPECT_FALSE(got->error);
+    EXPECT_GE(answer.answered_at(), deadline);
+    EXPECT_EQ(hub.stats().waiting, 0U);
+    EXPECT_EQ(admin(q).stats().scheduled, 1U);
+}
+
+TEST_F(LongPollTest, AMessageAlreadyDueIsLeasedAtOnce) {
+    Queue q = queue();
+    send_many(q, 3);
+    LongPollHub& hub = this->hub();
+    Answer& answer = new_answer();
+    hub.wait(request(answer, far(), 10));
+    const auto got = answer.await();
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->deliveries.size(), 3U);
+}
+
+TEST_F(LongPollTest, OneSendWakesOneOfManyPolls) {
+    LongPollHub& hub = this->hub();
+    std::vector<Answer*> answers;
+    for (int i = 0; i < 3; ++i) {
+        answers.push_back(&new_answer());
+        hub.wait(request(*answers.back(), far()));
+    }
+    await_quiet(hub, 3);
+    Queue q = queue();
+    q.send("one");
+    ASSERT_TRUE(answers[0]->await());  // the oldest poll is served first
+    ASSERT_TRUE(eventually([&] { return hub.stats().fetching == 0; }));
+    EXPECT_EQ(answers[0]->await()->deliveries.size(), 1U);
+    EXPECT_EQ(hub.stats().waiting, 2U);
+    EXPECT_FALSE(answers[1]->answered());
+    EXPECT_FALSE(answers[2]->answered());
+}
+
+TEST_F(LongPollTest, AHundredIdlePollsCostRedisNoMoreThanOne) {
+    LongPollHub& hub = this->hub();
+    std::vector<Answer*> answers;
+    answers.push_back(&new_answer());
+    hub.wait(request(*answers.back(), far()));
+    await_quiet(hub, 1);
+    const long long with_one = commands_run();
+    const std::uint64_t fetches_with_one = hub.stats().fetches;
+    for (int i = 0; i < 99; ++i) {
+        answers.push_back(&new_answer());
+        hub.wait(request(*answers.back(), far()));
+    }
+    await_quiet(hub, 100);
+    EXPECT_EQ(commands_run(), with_one);
+    EXPECT_EQ(hub.stats().fetches, fetches_with_one);
+    EXPECT_EQ(hub.stats().queues, 1U);
+    // And still one send wakes them: the first poll gets it.
+    queue().send("m");
+    const auto got = answers[0]->await();
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->deliveries.size(), 1U);
+}
+
+TEST_F(LongPollTest, StopAnswersWaitingPollsEmpty) {
+    LongPollHub& hub = this->hub();
+    Answer& answer = new_answer();
+    hub.wait(request(answer, far()));
+    await_quiet(hub, 1);
+    hub.stop();
+    const auto got = answer.await(std::chrono::milliseconds(0));
+    ASSERT_TRUE(got);
+    EXPECT_TRUE(got->deliveries.empty());
+    Answer& late = new_answer();
+    hub.wait(request(late, far()));
+    ASSERT_TRUE(late.await(std::chrono::milliseconds(0)));
+}
+
+TEST_F(LongPollTest, LeasesOfAPollThatCannotBeAnsweredAreReleased) {
+    Queue q = queue();
+    q.send("m");
+    LongPollHub& hub = this->hub();
+    Answer& gone = new_answer(false);  // its connection closed
+    hub.wait(request(gone, far()));
+    ASSERT_TRUE(gone.await());
+    EXPECT_EQ(gone.await()->deliveries.size(), 1U);
+    ASSERT_TRUE(eventually([&] { return admin(q).stats().totals.released == 1; }));
+    const QueueStats s = admin(q).stats();
+    EXPECT_EQ(s.in_flight, 0U);
+    EXPECT_EQ(s.ready, 1U);
+    Answer& next = new_answer();
+    hub.wait(request(next, far()));
+    const auto got = next.await();
+    ASSERT_TRUE(got);
+    ASSERT_EQ(got->deliveries.size(), 1U);
+    EXPECT_EQ(got->deliveries[0].attempt(), 1);  // a release does not count the attempt
+}
+
+TEST_F(LongPollTest, ACancelledPollIsNeverAnswered) {
+    LongPollHub& hub = this->hub();
+    Answer& cancelled = new_answer();
+    Answer& other = new_answer();
+    const auto id = hub.wait(request(cancelled, far()));
+    await_quiet(hub, 1);
+    hub.cancel(id);
+    hub.wait(request(other, far()));
+    Queue q = queue();
+    q.send("m");
+    ASSERT_TRUE(other.await());
+    EXPECT_EQ(other.await()->deliveries.size(), 1U);
+    EXPECT_FALSE(cancelled.answered());
+}
+
+TEST_F(LongPollTest, BadRequestsAreRefused) {
+    LongPollHub& hub = this->hub();
+    Answer& answer = new_answer();
+    EXPECT_THROW(hub.wait(request(answer, far(), 0)), InvalidArgument);
+    EXPECT_THROW(hub.wait(request(answer, far(), 1001)), InvalidArgument);
+    EXPECT_THROW(hub.wait({"bad name", 1, std::chrono::seconds(1), far(), answer.done()}),
+                 InvalidArgument);
+    EXPECT_EQ(hub.stats().waiting, 0U);
+    EXPECT_EQ(hub.stats().queues, 0U);
+}
+
+TEST_F(LongPollTest, AFailedFetchAnswersWithItsError) {
+    LongPollHub& hub = this->hub();
+    server().kill();
+    Answer& answer = new_answer();
+    hub.wait(request(answer, far()));
+    const auto got = answer.await();
+    ASSERT_TRUE(got);
+    EXPECT_TRUE(got->error);
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -1,0 +1,115 @@
+#include "server/support/http_client.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <stdexcept>
+
+namespace delayq::test {
+namespace {
+
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+using Tcp = net::ip::tcp;
+
+std::string lower(std::string text) {
+    for (char& c : text) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string HttpResult::code() const {
+    const auto j = nlohmann::json::parse(body, nullptr, false);
+    return j.is_object() && j.contains("code") ? j["code"].get<std::string>() : "";
+}
+
+std::optional<std::string> HttpResult::header(const std::string& lower_name) const {
+    for (const auto& [name, value] : headers) {
+        if (name == lower_name) return value;
+    }
+    return std::nullopt;
+}
+
+struct HttpClient::Impl {
+    net::io_context io;
+    Tcp::socket socket{io};
+    boost::beast::flat_buffer buffer;
+};
+
+HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()), port_(port) {
+    impl_->socket.connect(Tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+}
+
+HttpClient::~HttpClient() = default;
+
+HttpResult HttpClient::request(const HttpRequestSpec& spec) {
+    bhttp::request<bhttp::string_body> req(bhttp::string_to_verb(spec.method), spec.target, 11);
+    req.set(bhttp::field::host, spec.host.value_or("127.0.0.1:" + std::to_string(port_)));
+    if (!spec.token.empty()) req.set(bhttp::field::authorization, "Bearer " + spec.token);
+    for (const auto& [name, value] : spec.headers) req.set(name, value);
+    if (spec.body) {
+        if (!spec.content_type.empty()) req.set(bhttp::field::content_type, spec.content_type);
+        req.body() = *spec.body;
+    }
+    req.keep_alive(true);
+    req.prepare_payload();
+    bhttp::write(impl_->socket, req);
+    return read_answer();
+}
+
+HttpResult HttpClient::get(const std::string& target, const std::string& token) {
+    return request({.method = "GET", .target = target, .token = token});
+}
+
+HttpResult HttpClient::post(const std::string& target, const nlohmann::json& body,
+                            const std::string& token) {
+    return request({.method = "POST", .target = target, .body = body.dump(), .token = token});
+}
+
+HttpResult HttpClient::del(const std::string& target, const std::string& token) {
+    return request({.method = "DELETE", .target = target, .token = token});
+}
+
+void HttpClient::send_raw(const std::string& bytes) {
+    net::write(impl_->socket, net::buffer(bytes));
+}
+
+HttpResult HttpClient::read_answer() {
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.body_limit(64 * 1024 * 1024);
+    boost::beast::error_code ec;
+    bhttp::read(impl_->socket, impl_->buffer, parser, ec);
+    if (ec) throw std::runtime_error("no answer from the server: " + ec.message());
+    auto res = parser.release();
+    HttpResult out;
+    out.status = res.result_int();
+    out.body = res.body();
+    out.keep_alive = res.keep_alive();
+    for (const auto& f : res) {
+        out.headers.emplace_back(lower(std::string(f.name_string())), std::string(f.value()));
+    }
+    return out;
+}
+
+bool HttpClient::closed_by_server() {
+    char byte = 0;
+    boost::system::error_code ec;
+    impl_->socket.read_some(net::buffer(&byte, 1), ec);
+    return ec == net::error::eof || ec == net::error::connection_reset;
+}
+
+bool can_connect(std::uint16_t port) {
+    net::io_context io;
+    Tcp::socket socket(io);
+    boost::system::error_code ec;
+    socket.connect(Tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
+    return !ec;
+}
+
+}  // namespace delayq::test
