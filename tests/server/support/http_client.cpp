@@ -57,7 +57,7 @@ HttpResult HttpClient::request(const HttpRequestSpec& spec) {
         if (!spec.content_type.empty()) req.set(bhttp::field::content_type, spec.content_type);
         req.body() = *spec.body;
     }
-    req.keep_alive(true);
+    if (req.find(bhttp::field::connection) == req.end()) req.keep_alive(true);
     req.prepare_payload();
     bhttp::write(impl_->socket, req);
     return read_answer();
