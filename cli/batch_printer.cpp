@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <delayq/error.hpp>
-#include <thread>
 
+#include "batch_acker.hpp"
 #include "errors.hpp"
 #include "io.hpp"
 #include "json_output.hpp"
@@ -61,6 +61,7 @@ void BatchPrinter::request_stop() {
 
 std::size_t BatchPrinter::run() {
     LeaseKeeper keeper(leases_, options_.visibility);
+    BatchAcker acker(leases_, options_.visibility);
     waiter_.start();
     auto last_activity = SteadyClock::now();
     int failures = 0;
@@ -94,15 +95,17 @@ std::size_t BatchPrinter::run() {
             waiter_.wait(seen, idle_until);
             continue;
         }
-        const bool written = print(r.deliveries, keeper);
+        const bool written = print(r.deliveries, keeper, acker);
         last_activity = SteadyClock::now();
         if (!written) break;
     }
     waiter_.stop();
+    acker.finish();
     return printed_;
 }
 
-bool BatchPrinter::print(const std::vector<Delivery>& batch, LeaseKeeper& keeper) {
+bool BatchPrinter::print(const std::vector<Delivery>& batch, LeaseKeeper& keeper,
+                         BatchAcker& acker) {
     out_.clear();
     ends_.clear();
     leases_of_batch_.clear();
@@ -122,7 +125,7 @@ bool BatchPrinter::print(const std::vector<Delivery>& batch, LeaseKeeper& keeper
     const auto whole = static_cast<std::size_t>(
         std::upper_bound(ends_.begin(), ends_.end(), written) - ends_.begin());
     const std::span<const Lease> leases(leases_of_batch_);
-    ack(leases.first(whole));
+    acker.push({leases.begin(), leases.begin() + static_cast<std::ptrdiff_t>(whole)});
     printed_ += whole;
     if (whole < leases.size()) {
         // The rest goes back to the queue untouched, for another consumer or a later run.
@@ -138,38 +141,6 @@ bool BatchPrinter::print(const std::vector<Delivery>& batch, LeaseKeeper& keeper
         batch_size_ = std::min(kMaxBatch, batch_size_ * 2);
     }
     return true;
-}
-
-void BatchPrinter::ack(std::span<const Lease> leases) {
-    if (leases.empty()) return;
-    // Retried while the leases may still hold: after that, the messages are due again anyway.
-    const auto give_up = SteadyClock::now() + options_.visibility;
-    for (int failures = 0;; ++failures) {
-        try {
-            const std::vector<LeaseResult> results = leases_.ack(leases);
-            const auto lost = std::count_if(results.begin(), results.end(),
-                                            [](const LeaseResult& r) { return r.lost(); });
-            if (lost > 0) {
-                std::fprintf(stderr,
-                             "delayq: %td printed messages had lost their leases before they "
-                             "were acked (the output was slower than --visibility); they will "
-                             "be delivered again\n",
-                             lost);
-            }
-            return;
-        } catch (const ConfigurationError&) {
-            throw;
-        } catch (const Error& e) {
-            if (SteadyClock::now() >= give_up) {
-                throw RuntimeFailure("could not ack " + std::to_string(leases.size()) +
-                                     " printed messages (" + e.what() +
-                                     "); they will be delivered again");
-            }
-            std::fprintf(stderr, "delayq: acking printed messages failed (%s); trying again\n",
-                         e.what());
-            std::this_thread::sleep_for(back_off_delay(failures));
-        }
-    }
 }
 
 void BatchPrinter::hand_back(std::span<const Lease> leases) {

@@ -12,6 +12,7 @@
 
 namespace delayq::cli {
 
+class BatchAcker;
 class LeaseKeeper;
 
 enum class PrintFormat { kJson, kRaw };
@@ -24,8 +25,9 @@ struct PrintOptions {
 };
 
 // `consume` without a command: leases due messages in batches, writes each batch to stdout with
-// one write and acks it with one call. A message is acked only once all of its bytes were
-// written; the leases of a batch are kept while its write takes long (LeaseKeeper). Through the
+// one write and acks it with one call, while the next batch is fetched and written
+// (BatchAcker). A message is acked only once all of its bytes were written; the leases of a
+// batch are kept while its write takes long (LeaseKeeper). Through the
 // public Leases and Waiter, without a Consumer: a handler per message and its hand-offs
 // between threads cost more than printing it, and --max needs no more leased than printed.
 class BatchPrinter {
@@ -33,16 +35,17 @@ class BatchPrinter {
     BatchPrinter(Leases leases, PrintOptions options);
 
     // Prints until --max, the timeout, a stop request or output that cannot be written; returns
-    // the number of messages printed (and acked). Throws for a fatal error (ConfigurationError)
-    // or acks that keep failing; Redis failures otherwise are reported and retried.
+    // the number of messages printed (and acked). Throws for a fatal error (ConfigurationError),
+    // acks that keep failing or output that fails other than by its reader leaving; Redis
+    // failures otherwise are reported and retried.
     std::size_t run();
     // Ends run() after the batch being written, if any, is acked (any thread).
     void request_stop();
 
   private:
-    // Writes and acks one batch; false when the output could not take all of it.
-    bool print(const std::vector<Delivery>& batch, LeaseKeeper& keeper);
-    void ack(std::span<const Lease> leases);
+    // Writes one batch and hands what was written whole to the acker; false when the output
+    // could not take all of it.
+    bool print(const std::vector<Delivery>& batch, LeaseKeeper& keeper, BatchAcker& acker);
     void hand_back(std::span<const Lease> leases);
 
     Leases leases_;

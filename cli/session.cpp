@@ -1,20 +1,10 @@
 #include "session.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cstdlib>
 
 #include "local_redis.hpp"
 
 namespace delayq::cli {
-
-void add_redis_option(CLI::App& command, std::string& url) {
-    command
-        .add_option("--redis", url,
-                    "Redis URL: redis://[user:password@]host[:port][/db] or "
-                    "unix:///path/to/socket[?db=N] (default: $DELAYQ_REDIS_URL, else a "
-                    "local redis-server that delayq starts and manages itself)")
-        ->type_name("URL");
-}
 
 Session::Session(std::string url_option) : url_(std::move(url_option)) {
     if (url_.empty()) {

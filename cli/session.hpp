@@ -5,14 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace CLI {
-class App;
-}
-
 namespace delayq::cli {
-
-// Adds --redis URL to a command, bound to `url`.
-void add_redis_option(CLI::App& command, std::string& url);
 
 // The Redis server a command talks to: --redis, else $DELAYQ_REDIS_URL, else the managed local
 // one. Nothing is contacted (or started) before connect(), so that a command can check all of

@@ -1,12 +1,11 @@
 // Every command, in the order `delayq --help` lists them: adding one is its file in this
 // directory and its line below (a group before its commands).
-#include <CLI/CLI.hpp>
-#include <cstdlib>
-
-#include "commands/commands.hpp"
+#include "command_set.hpp"
 
 namespace delayq::cli {
 
+void add_send(CommandSet& set);
+void add_consume(CommandSet& set);
 void add_cancel(CommandSet& set);
 void add_reschedule(CommandSet& set);
 void add_stats(CommandSet& set);
@@ -34,29 +33,9 @@ void add_demo(CommandSet& set);
 void add_completion(CommandSet& set);
 void add_version(CommandSet& set);
 
-namespace {
-
-// send and consume are still in the older shape, with their own --redis option. The global one,
-// given before their name, reaches their Session through the environment it reads; given after
-// their name, their own option takes it. Both go once they are written as CommandSet commands.
-void add_older(CommandSet& set) {
-    Commands older;
-    add_send(set.root(), older);
-    add_consume(set.root(), older, set.invocation().trailing);
-    for (const auto& c : older) {
-        set.adopt(*c.app, [run = c.run](const Invocation& invocation) {
-            if (!invocation.redis.empty()) {
-                ::setenv("DELAYQ_REDIS_URL", invocation.redis.c_str(), 1);
-            }
-            return run();
-        });
-    }
-}
-
-}  // namespace
-
 void add_all_commands(CommandSet& set) {
-    add_older(set);
+    add_send(set);
+    add_consume(set);
     add_cancel(set);
     add_reschedule(set);
     add_stats(set);

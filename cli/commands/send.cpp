@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <delayq/validate.hpp>
 #include <memory>
+#include <optional>
 
-#include "commands/commands.hpp"
+#include "command_set.hpp"
 #include "errors.hpp"
 #include "io.hpp"
 #include "message_lines.hpp"
+#include "progress.hpp"
 #include "session.hpp"
 #include "time_text.hpp"
 
@@ -20,7 +22,6 @@ constexpr std::size_t kBatch = 1000;  // Queue::send_batch takes at most this ma
 constexpr auto kSendingMargin = std::chrono::hours(1);
 
 struct SendArgs {
-    std::string redis;
     std::string queue;
     std::string payload;
     std::string delay;
@@ -48,19 +49,9 @@ SendOptions options_from(const SendArgs& a) {
     return o;
 }
 
-void show_progress(std::size_t done, std::size_t total) {
-    constexpr std::size_t kWidth = 30;
-    const std::size_t filled = total == 0 ? kWidth : done * kWidth / total;
-    std::string bar(filled, '#');
-    bar.resize(kWidth, '.');
-    std::fprintf(stderr, "\r[%s] %zu/%zu messages", bar.c_str(), done, total);
-    if (done == total) std::fputc('\n', stderr);
-    std::fflush(stderr);
-}
-
-int send_one(SendArgs& a) {
+int send_one(const SendArgs& a, const Invocation& invocation) {
     SendOptions options = options_from(a);
-    Session session(a.redis);
+    Session session(invocation.redis);
     Queue queue = session.queue(a.queue);
     Message message;
     if (a.payload_opt->count() > 0) {
@@ -85,13 +76,13 @@ int send_one(SendArgs& a) {
     return kExitOk;
 }
 
-int send_file(SendArgs& a) {
+int send_file(const SendArgs& a, const Invocation& invocation) {
     if (a.payload_opt->count() > 0) throw UsageError("give either PAYLOAD or --file, not both");
     if (a.id_opt->count() > 0) {
         throw UsageError("--id cannot be used with --file: give each line an \"id\" instead");
     }
     SendOptions defaults = options_from(a);
-    Session session(a.redis);
+    Session session(invocation.redis);
     Queue queue = session.queue(a.queue);
     const std::string input = read_input(a.file);
     std::vector<MessageLine> lines = parse_message_lines(input, defaults, QueueOptions{});
@@ -101,7 +92,9 @@ int send_file(SendArgs& a) {
     // send moves a delay's due time later: so the due times are checked as if sent an hour on.
     check_due_times(lines, session.client().server_time() + kSendingMargin);
 
-    const bool progress = is_terminal(2) && !lines.empty();
+    // A bar only for more than one batch: less is over too soon to need one.
+    std::optional<Progress> progress;
+    if (lines.size() > kBatch) progress.emplace("sent", lines.size());
     std::size_t sent = 0;
     std::size_t duplicates = 0;
     std::size_t batches = 0;
@@ -115,7 +108,6 @@ int send_file(SendArgs& a) {
             results = queue.send_batch(batch);
         } catch (const Error& e) {
             if (sent == 0) throw;  // nothing written: the error's own exit status applies
-            if (progress) std::fputc('\n', stderr);
             throw RuntimeFailure("stopped after sending the messages of lines 1-" +
                                  std::to_string(lines[start - 1].line) + " (" +
                                  std::to_string(sent) + " messages): " + e.what());
@@ -124,8 +116,9 @@ int send_file(SendArgs& a) {
         sent += results.size();
         duplicates += static_cast<std::size_t>(std::count_if(
             results.begin(), results.end(), [](const SendResult& r) { return r.duplicate; }));
-        if (progress) show_progress(sent, lines.size());
+        if (progress) progress->advance(results.size());
     }
+    progress.reset();  // its line cleared before the summary takes it
     std::printf("sent %zu messages in %zu batch%s: %zu new, %zu duplicate%s\n", sent, batches,
                 batches == 1 ? "" : "es", sent - duplicates, duplicates,
                 duplicates == 1 ? "" : "s");
@@ -134,49 +127,54 @@ int send_file(SendArgs& a) {
 
 }  // namespace
 
-void add_send(CLI::App& app, Commands& out) {
+void add_send(CommandSet& set) {
     auto a = std::make_shared<SendArgs>();
-    CLI::App* cmd = app.add_subcommand("send", "Send a message, due after a delay or at a time");
-    add_redis_option(*cmd, a->redis);
-    cmd->add_option("QUEUE", a->queue, "Queue name")->required();
-    a->payload_opt =
-        cmd->add_option("PAYLOAD", a->payload, "The message (default: all of stdin, binary-safe)");
-    a->delay_opt =
-        cmd->add_option("--delay", a->delay, "Due after this long: 250ms, 30s, 1h30m, 7d")
-            ->type_name("DUR");
-    a->at_opt = cmd->add_option("--at", a->at,
-                                "Due at this time: RFC 3339 (2030-01-02T03:04:05Z) or unix ms")
-                    ->type_name("TIME");
-    a->delay_opt->excludes(a->at_opt);
-    a->id_opt =
-        cmd->add_option("--id", a->id,
-                        "Message id, an idempotency key: sending an id that exists changes nothing")
-            ->type_name("ID");
-    cmd->add_option("--max-attempts", a->max_attempts,
-                    "Deliveries before it is dead-lettered (default: the queue's, 25)")
-        ->type_name("N")
-        ->check(CLI::Range(1, 1'000'000));
-    a->expire_opt = cmd->add_option("--expire-after", a->expire_after,
-                                    "No longer deliver it from this long after the send: it is "
-                                    "then dead-lettered as expired (a delivery under way may "
-                                    "still be acked)")
-                        ->type_name("DUR");
-    a->file_opt = cmd->add_option("--file", a->file,
-                                  "Send JSON lines from this file (-: stdin), one message per "
-                                  "line, in batches of 1000")
-                      ->type_name("FILE");
-    cmd->footer(R"(Prints the message id. A duplicate id prints the id and says so on stderr.
+    CLI::App& cmd = set.add(
+        {.path = "send",
+         .summary = "Send a message, due after a delay or at a time",
+         .details = R"(Prints the message id. A duplicate id prints the id and says so on stderr.
 
 JSON lines for --file (options given on the command line are defaults for every line):
   {"payload": "close order 42", "delay": "30m", "id": "order-42"}
   {"payload_base64": "AAEC/w==", "at": "2030-01-02T03:04:05Z", "max_attempts": 3}
+Every line is checked before any is sent: a bad line sends nothing (exit 2, its line number
+in the message). More than one batch shows a progress bar on stderr when it is a terminal.
 
 Examples:
   delayq send orders 'close order 42' --delay 30m --id order-42
   delayq send reminders --at 2030-01-02T09:00:00+01:00 < reminder.json
   delayq send images --delay 5s < thumbnail.png
-  delayq send orders --file orders.jsonl)");
-    out.push_back({cmd, [a] { return a->file_opt->count() > 0 ? send_file(*a) : send_one(*a); }});
+  delayq send orders --file orders.jsonl)"},
+        [a](const Invocation& i) {
+            return a->file_opt->count() > 0 ? send_file(*a, i) : send_one(*a, i);
+        });
+    cmd.add_option("QUEUE", a->queue, "Queue name")->required();
+    a->payload_opt =
+        cmd.add_option("PAYLOAD", a->payload, "The message (default: all of stdin, binary-safe)");
+    a->delay_opt = cmd.add_option("--delay", a->delay, "Due after this long: 250ms, 30s, 1h30m, 7d")
+                       ->type_name("DUR");
+    a->at_opt = cmd.add_option("--at", a->at,
+                               "Due at this time: RFC 3339 (2030-01-02T03:04:05Z) or unix ms")
+                    ->type_name("TIME");
+    a->delay_opt->excludes(a->at_opt);
+    a->id_opt =
+        cmd.add_option("--id", a->id,
+                       "Message id, an idempotency key: sending an id that exists changes nothing")
+            ->type_name("ID");
+    // Positive here (absent means the queue's setting); the upper bound is the library's.
+    cmd.add_option("--max-attempts", a->max_attempts,
+                   "Deliveries before it is dead-lettered (default: the queue's, 25)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber);
+    a->expire_opt = cmd.add_option("--expire-after", a->expire_after,
+                                   "No longer deliver it from this long after the send: it is "
+                                   "then dead-lettered as expired (a delivery under way may "
+                                   "still be acked)")
+                        ->type_name("DUR");
+    a->file_opt = cmd.add_option("--file", a->file,
+                                 "Send JSON lines from this file (-: stdin), one message per "
+                                 "line, in batches of 1000")
+                      ->type_name("FILE");
 }
 
 }  // namespace delayq::cli

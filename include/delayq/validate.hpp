@@ -31,7 +31,7 @@ void validate_message(std::string_view payload, const SendOptions& options,
 // time a delay gives is not after the year 9999, and an expiry falls after the due time. A send
 // made later than `now` sees a later clock: pass the latest time the send may happen for the
 // first check to hold then too (the expiry check only gets easier as the clock moves on). Throws
-// InvalidArgument with the script's text.
+// InvalidArgument naming the problem.
 void validate_due(const SendOptions& options, TimePoint now);
 
 }  // namespace delayq

@@ -26,9 +26,9 @@ std::optional<std::string_view> HttpRequest::header(std::string_view lower_name)
 }
 
 const std::string& HttpRequest::param(std::string_view name) const {
-    static const std::string kNone;
+    static const std::string none;
     const auto it = params.find(name);
-    return it == params.end() ? kNone : it->second;
+    return it == params.end() ? none : it->second;
 }
 
 std::optional<std::string> HttpRequest::query_param(std::string_view name) const {
@@ -41,8 +41,7 @@ std::optional<std::string> HttpRequest::query_param(std::string_view name) const
         const auto key = percent_decode(pair.substr(0, eq), true);
         if (!key) throw InvalidArgument("bad percent-encoding in the query");
         if (*key != name) continue;
-        const auto value =
-            percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
+        auto value = percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
         if (!value) throw InvalidArgument("bad percent-encoding in the query");
         return value;
     }

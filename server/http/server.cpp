@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <delayq/error.hpp>
@@ -47,6 +48,8 @@ HttpServer::HttpServer(ServerConfig config, Router router)
 HttpServer::~HttpServer() { stop(); }
 
 void HttpServer::start() {
+    work_guard_ = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(
+        io_->get_executor());
     listener_->start();
     for (std::size_t i = 0; i < config_.limits.io_threads; ++i) {
         threads_.emplace_back([this] {
@@ -73,6 +76,7 @@ void HttpServer::stop() {
         spdlog::warn("http: {} connections still busy after the drain timeout; closing them",
                      connections_.count());
     }
+    work_guard_.reset();
     io_->stop();
     for (auto& t : threads_) t.join();
     threads_.clear();

@@ -55,6 +55,9 @@ class HttpServer {
     Connections connections_;
     // After what the sessions refer to, so that it (and every session it holds) goes first.
     std::unique_ptr<boost::asio::io_context> io_;
+    // Keeps the I/O threads running while a handler holds a request and no socket operation is
+    // pending (a request in a worker during a graceful stop); released once all have ended.
+    std::shared_ptr<void> work_guard_;
     std::shared_ptr<Listener> listener_;
     std::vector<std::thread> threads_;
     std::uint16_t port_ = 0;

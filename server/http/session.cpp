@@ -208,22 +208,33 @@ namespace {
 // what the client still sends until it closes too or a short while passes, then close.
 constexpr auto kLinger = std::chrono::seconds(2);
 
-void drain_then_close(const std::shared_ptr<beast::tcp_stream>& stream) {
-    beast::error_code ec;
-    stream->socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
-    auto sink = std::make_shared<std::array<char, 4096>>();
-    auto step = std::make_shared<std::function<void(beast::error_code)>>();
-    *step = [stream, sink, step](beast::error_code read_ec) {
-        if (read_ec) {
-            stream->close();
-            *step = nullptr;  // ends the cycle between step and its own capture
-            return;
-        }
-        stream->async_read_some(net::buffer(*sink),
-                                [step](beast::error_code e, std::size_t) { (*step)(e); });
-    };
-    stream->expires_after(kLinger);
-    (*step)({});
+// Owned only by its pending read, so that it goes with the I/O context if the server stops.
+class Drain : public std::enable_shared_from_this<Drain> {
+  public:
+    explicit Drain(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {}
+
+    void start() {
+        beast::error_code ec;
+        stream_->socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+        stream_->expires_after(kLinger);
+        read();
+    }
+
+  private:
+    void read() {
+        stream_->async_read_some(net::buffer(sink_),
+                                 [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                     if (ec) return self->stream_->close();
+                                     self->read();
+                                 });
+    }
+
+    std::shared_ptr<beast::tcp_stream> stream_;
+    std::array<char, 4096> sink_{};
+};
+
+void drain_then_close(std::shared_ptr<beast::tcp_stream> stream) {
+    std::make_shared<Drain>(std::move(stream))->start();
 }
 
 // A connection beyond the cap: a fixed 503, then closed.

@@ -142,11 +142,19 @@ TEST_F(JsonOutputTest, StatsQueuesAndQueueInfoConform) {
 TEST_F(JsonOutputTest, ConsumeLinesConform) {
     send("q", "text");
     send("q", std::string("\x01\xff", 2));
+    send("q", "three");
+    // --json says what the default is.
     const CliResult r = cli({"consume", "q", "--max", "2"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto lines = json_lines(r.out);
     ASSERT_EQ(lines.size(), 2U);
     for (const Json& d : lines) expect_conforms(d, "Delivery");
+    const CliResult json = cli({"consume", "q", "--max", "1", "--json"});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    const auto third = json_lines(json.out);
+    ASSERT_EQ(third.size(), 1U);
+    expect_conforms(third[0], "Delivery");
+    EXPECT_EQ(third[0]["payload"], "three");
 }
 
 TEST_F(JsonOutputTest, LocalStatusAndVersionConform) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <delayq/delayq.hpp>
+#include <fstream>
 
 #include "cli/cli_fixture.hpp"
 
@@ -69,6 +70,27 @@ TEST_F(ProgressTest, ABarOnATerminalForAllAndForManyIds) {
     EXPECT_NE(named.out.find("] 1500/1500"), std::string::npos) << named.out;
     EXPECT_NE(named.out.find("requeued 1500 of 1500\r\n"), std::string::npos) << named.out;
     EXPECT_EQ(stats("c")["ready"], 1500);
+}
+
+TEST_F(ProgressTest, SendFileShowsABarOnATerminalOnly) {
+    std::string input;
+    for (int i = 0; i < 2500; ++i) input += "{\"payload\": \"m" + std::to_string(i) + "\"}\n";
+    const auto path = scratch_ / "messages.jsonl";
+    { std::ofstream(path) << input; }
+    const CliResult bar = cli({"send", "t", "--file", path.string()}, {.terminal = true});
+    EXPECT_EQ(bar.exit_code, 0) << bar.out;
+    EXPECT_NE(bar.out.find("\rsent [.............................."), std::string::npos) << bar.out;
+    EXPECT_NE(bar.out.find("\rsent [##############################] 2500/2500"), std::string::npos)
+        << bar.out;
+    EXPECT_NE(bar.out.find("sent 2500 messages in 3 batches: 2500 new, 0 duplicates\r\n"),
+              std::string::npos)
+        << bar.out;
+    const CliResult plain = cli({"send", "p", "--file", path.string()});
+    EXPECT_EQ(plain.exit_code, 0) << plain.err;
+    EXPECT_EQ(plain.err, "");
+    EXPECT_EQ(plain.out, "sent 2500 messages in 3 batches: 2500 new, 0 duplicates\n");
+    EXPECT_EQ(stats("t")["ready"], 2500);
+    EXPECT_EQ(stats("p")["ready"], 2500);
 }
 
 TEST_F(ProgressTest, NoBarForWorkThatEndsAtOnce) {

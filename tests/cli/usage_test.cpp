@@ -128,6 +128,8 @@ TEST_F(UsageTest, BadInputExitsTwoWithAMessageAndWritesNothing) {
         {{"consume", "q", "--", "/nonexistent/handler"}, "command not found"},
         {{"consume", "q", "--"}, "command is expected"},
         {{"consume", "q", "--raw", "--", "true"}, "--raw"},
+        {{"consume", "q", "--json", "--", "true"}, "--json"},
+        {{"consume", "q", "--json", "--raw"}, "either --json or --raw"},
         {{"consume", "bad queue"}, "queue name"},
         {{"cancel", "q", "bad{id}"}, "message id"},
         {{"cancel", "q"}, "ID"},

@@ -93,6 +93,8 @@ TEST_F(HttpErrorsTest, AFullWorkerPoolAnswers429) {
         c.client.command_timeout = std::chrono::seconds(30);
     });
     EXPECT_EQ(http().get("/readyz").status, 200u);  // connects the pool before Redis stops
+    // The worker that answered may not have counted itself idle yet.
+    ASSERT_TRUE(eventually([&] { return service().pool().running() == 0; }));
     redis().freeze();
     // One request holds the only worker (its Redis call hangs), one waits in the queue.
     auto held = std::async(std::launch::async, [this] {

@@ -19,6 +19,8 @@ TEST_F(HttpLifecycleTest, StopAnswersTheRequestUnderWayAndClosesIdleConnections)
     EXPECT_EQ(http().get("/readyz").status, 200u);
     const std::uint16_t listen_port = port();
 
+    // The worker that answered may not have counted itself idle yet.
+    ASSERT_TRUE(eventually([&] { return service().pool().running() == 0; }));
     redis().freeze();  // the next send hangs in its worker until Redis thaws
     auto in_flight = std::async(std::launch::async, [listen_port] {
         HttpClient c(listen_port);

@@ -57,7 +57,7 @@ HttpResult HttpClient::request(const HttpRequestSpec& spec) {
         if (!spec.content_type.empty()) req.set(bhttp::field::content_type, spec.content_type);
         req.body() = *spec.body;
     }
-    req.keep_alive(true);
+    if (req.find(bhttp::field::connection) == req.end()) req.keep_alive(true);
     req.prepare_payload();
     bhttp::write(impl_->socket, req);
     return read_answer();
@@ -82,7 +82,7 @@ void HttpClient::send_raw(const std::string& bytes) {
 
 HttpResult HttpClient::read_answer() {
     bhttp::response_parser<bhttp::string_body> parser;
-    parser.body_limit(64 * 1024 * 1024);
+    parser.body_limit(std::uint64_t{64} * 1024 * 1024);
     boost::beast::error_code ec;
     bhttp::read(impl_->socket, impl_->buffer, parser, ec);
     if (ec) throw std::runtime_error("no answer from the server: " + ec.message());
