@@ -249,8 +249,7 @@ double run_threads(std::size_t threads, const std::function<void(std::size_t)>& 
 // Client; every message gets `options`. Returns the wall seconds of the sending.
 double send_batches(const std::string& url, const std::string& queue_name, std::size_t n,
                     std::size_t batch, std::size_t producers, const SendOptions& options,
-                    std::chrono::milliseconds spread = {},
-                    const std::function<void()>& ready = {},
+                    std::chrono::milliseconds spread = {}, const std::function<void()>& ready = {},
                     const std::function<void()>& done = {});
 
 }  // namespace delayq::bench
