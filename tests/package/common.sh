@@ -48,3 +48,7 @@ check_send() {
     got=$("$delayq" --redis "$(redis_url)" peek "$queue" --json) || fail "delayq peek failed"
     grep -q "\"$id\"" <<<"$got" || fail "delayq peek $queue does not show $id: $got"
 }
+
+# grep -q for a pipeline's end: reads all its input, so that the writer never dies of SIGPIPE
+# (which pipefail would report as a failure).
+has() { grep "$@" >/dev/null; }

@@ -13,7 +13,7 @@ dev=$(ls "$scratch"/debs/delayq-dev_*.deb)
 field() { dpkg-deb -f "$1" "$2"; }
 version=$(field "$runtime" Version)
 [[ $(field "$dev" Version) == "$version" ]] || fail "the two packages' versions differ"
-"$build/cli/delayq" --version | grep -qx "delayq $version" ||
+"$build/cli/delayq" --version | has -x "delayq $version" ||
     fail "package version $version is not the binary's: $("$build/cli/delayq" --version)"
 depends=$(field "$runtime" Depends)
 for lib in libhiredis libspdlog libc6; do
@@ -25,7 +25,7 @@ ok "delayq $version, Depends: $depends"
 contents() { dpkg-deb -c "$1" | awk '{print $6}'; }
 check_has() {
     local deb=$1 pattern=$2
-    contents "$deb" | grep -Eq "$pattern" || fail "$(basename "$deb") has no $pattern"
+    contents "$deb" | has -E "$pattern" || fail "$(basename "$deb") has no $pattern"
 }
 check_has "$runtime" '^\./usr/bin/delayq$'
 check_has "$runtime" '^\./usr/lib/[^/]+/libdelayq\.so\.[0-9]+\.[0-9]+\.[0-9]+$'
@@ -38,9 +38,9 @@ check_has "$dev" '^\./usr/include/delayq/version\.hpp$'
 check_has "$dev" '^\./usr/lib/[^/]+/libdelayq\.a$'
 check_has "$dev" '^\./usr/lib/[^/]+/cmake/delayq/delayqConfig\.cmake$'
 check_has "$dev" '^\./usr/lib/[^/]+/pkgconfig/delayq\.pc$'
-if contents "$runtime" | grep -q '^\./usr/include/'; then fail "headers in the runtime package"; fi
-dpkg-deb --ctrl-tarfile "$runtime" | tar -t | grep -q 'conffiles' || fail "no conffiles"
-dpkg-deb --info "$runtime" conffiles | grep -qx '/etc/delayq/delayq.env' ||
+if contents "$runtime" | has '^\./usr/include/'; then fail "headers in the runtime package"; fi
+dpkg-deb --ctrl-tarfile "$runtime" | tar -t | has 'conffiles' || fail "no conffiles"
+dpkg-deb --info "$runtime" conffiles | has -x '/etc/delayq/delayq.env' ||
     fail "delayq.env is not a conffile"
 ok "package contents"
 
@@ -53,7 +53,7 @@ for key in NoNewPrivileges=yes ProtectSystem=strict EnvironmentFile=/etc/delayq/
     'ExecReload=/bin/kill -HUP $MAINPID'; do
     grep -qxF "$key" "$service" || fail "the unit lacks $key"
 done
-zcat "$unit/usr/share/man/man1/delayq.1.gz" | grep -q '^\.SS "delayq send"' ||
+zcat "$unit/usr/share/man/man1/delayq.1.gz" | has '^\.SS "delayq send"' ||
     fail "the man page has no section for delayq send"
 ok "unit and man page"
 

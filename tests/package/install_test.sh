@@ -29,8 +29,9 @@ export LD_LIBRARY_PATH=$libdir
 
 build_examples "$prefix" "$scratch/shared"
 check_send "$scratch/shared/delayq_example_producer" "$prefix/bin/delayq" cmake-shared
-ldd "$scratch/shared/delayq_example_producer" | grep -q "libdelayq.so" ||
-    fail "the find_package build did not link the shared library"
+# ldd's output read whole: grep -q leaving early would fail the pipeline (SIGPIPE, pipefail).
+linked=$(ldd "$scratch/shared/delayq_example_producer")
+grep -q "libdelayq.so" <<<"$linked" || fail "the find_package build did not link the shared library"
 # The longer example: sends with delays and receives each at its due time.
 out=$("$scratch/shared/delayq_example_delays" "$(redis_url)") || fail "delays example: $out"
 [[ $(grep -c '^delivered' <<<"$out") -eq 7 ]] || fail "delays example delivered: $out"
@@ -38,7 +39,8 @@ ok "find_package(delayq), shared: built, sent, received"
 
 build_examples "$prefix" "$scratch/static" -DDELAYQ_EXAMPLES_STATIC=ON
 check_send "$scratch/static/delayq_example_producer" "$prefix/bin/delayq" cmake-static
-if ldd "$scratch/static/delayq_example_producer" | grep -q "libdelayq.so"; then
+linked=$(ldd "$scratch/static/delayq_example_producer")
+if grep -q "libdelayq.so" <<<"$linked"; then
     fail "the static build links the shared library"
 fi
 ok "find_package(delayq), delayq::delayq_static: built, sent"
