@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "api/json_fields.hpp"
-#include "api/payload.hpp"
+#include "api/messages_json.hpp"
 
 namespace delayq::server {
 namespace {
@@ -127,33 +127,9 @@ ListQuery parse_list_query(const QueryParams& params) {
     return q;
 }
 
-namespace {
-
-// The same shape as messages_json's message_info_json (GET .../messages/{id}).
-json listed_message_json(const MessageInfo& info) {
-    json j = {{"id", info.id},
-              {"state", std::string(to_string(info.state))},
-              {"due_ms", unix_ms(info.due)},
-              {"lease_deadline_ms", optional_ms(info.lease_deadline)},
-              {"dead_at_ms", optional_ms(info.dead_at)},
-              {"expire_at_ms", optional_ms(info.expire_at)},
-              {"attempts", info.attempts},
-              {"max_attempts", info.max_attempts}};
-    if (!info.dead_reason.empty()) j["dead_reason"] = info.dead_reason;
-    if (!info.last_error.empty()) j["last_error"] = info.last_error;
-    if (is_valid_utf8(info.payload)) {
-        j["payload"] = info.payload;
-    } else {
-        j["payload_base64"] = base64_encode(info.payload);
-    }
-    return j;
-}
-
-}  // namespace
-
 json message_page_json(const MessagePage& page) {
     json list = json::array();
-    for (const auto& m : page.messages) list.push_back(listed_message_json(m));
+    for (const auto& m : page.messages) list.push_back(message_info_json(m));
     return {{"messages", std::move(list)},
             {"next_cursor", page.next_cursor.empty() ? json() : json(page.next_cursor)}};
 }

@@ -1,11 +1,9 @@
 // /metrics' text: the Prometheus format, and the per-queue families from a real queue's stats.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
-
 #include "metrics/queue_metrics.hpp"
 #include "metrics/text_format.hpp"
+#include "promtool.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
@@ -16,25 +14,6 @@ using server::format_value;
 using server::QueueSample;
 using server::render_queue_metrics;
 using server::TextFormat;
-
-// promtool's verdict on a text (Debian's `prometheus` package, installed by scripts/deps.sh
-// test): its exit status and what it printed.
-std::pair<int, std::string> promtool_check(const std::string& text) {
-    const auto path = std::filesystem::temp_directory_path() /
-                      ("delayq-metrics-" + std::to_string(::getpid()) + ".txt");
-    {
-        std::ofstream out(path);
-        out << text;
-    }
-    const std::string cmd = "promtool check metrics < " + path.string() + " 2>&1";
-    FILE* p = ::popen(cmd.c_str(), "r");
-    std::string said;
-    char buf[512];
-    while (p && std::fgets(buf, sizeof buf, p)) said += buf;
-    const int status = p ? ::pclose(p) : -1;
-    std::filesystem::remove(path);
-    return {status, said};
-}
 
 TEST(TextFormatTest, ValuesAndLabelsAreWrittenAsTheFormatReadsThem) {
     EXPECT_EQ(format_value(0), "0");
@@ -91,11 +70,11 @@ TEST_F(QueueMetricsTest, RealQueuesRenderAsValidPrometheusText) {
     }
     EXPECT_EQ(helps, 1u);
 
-    const auto [status, said] = promtool_check(text);
+    const auto [status, said] = promtool_check_metrics(text);
     EXPECT_EQ(status, 0) << said;
     // promtool itself can fail: a family split in two is refused.
-    const auto [bad_status, bad_said] =
-        promtool_check(text + "# HELP delayq_messages again\n# TYPE delayq_messages gauge\n");
+    const auto [bad_status, bad_said] = promtool_check_metrics(
+        text + "# HELP delayq_messages again\n# TYPE delayq_messages gauge\n");
     EXPECT_NE(bad_status, 0) << bad_said;
 }
 
