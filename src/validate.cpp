@@ -154,6 +154,10 @@ void validate_queue_name(std::string_view name) { detail::validate_queue_name(na
 
 void validate_message_id(std::string_view id) { detail::validate_id(id); }
 
+void validate_consumer_options(const ConsumerOptions& options) {
+    detail::validate_consumer_options(options);
+}
+
 void validate_message(std::string_view payload, const SendOptions& options,
                       const QueueOptions& queue) {
     detail::validate_payload(payload, queue.max_payload_bytes);

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdio>
+#include <delayq/validate.hpp>
 #include <memory>
 
 #include "batch_printer.hpp"
@@ -63,6 +64,8 @@ int consume(const ConsumeArgs& a, const Invocation& invocation) {
     if (a.visibility_opt->count() > 0) {
         visibility = duration_arg(a.visibility);
         if (visibility->count() < 1) throw UsageError("--visibility must be at least 1ms");
+        // The bounds a Consumer has, for the print mode too, which leases without one.
+        validate_consumer_options({.visibility_timeout = *visibility});
     }
 
     Session session(invocation.redis);

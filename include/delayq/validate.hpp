@@ -34,4 +34,9 @@ void validate_message(std::string_view payload, const SendOptions& options,
 // InvalidArgument naming the problem.
 void validate_due(const SendOptions& options, TimePoint now);
 
+// What a Consumer checks of its options when it is made (concurrency, batch sizes, timers no
+// longer than 100 years, backoff), for front ends that lease on their own with the same
+// options. Throws InvalidArgument naming the problem.
+void validate_consumer_options(const ConsumerOptions& options);
+
 }  // namespace delayq
