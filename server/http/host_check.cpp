@@ -1,26 +1,16 @@
 #include "http/host_check.hpp"
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <string>
 
 namespace delayq::server::http {
-namespace {
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
-}  // namespace
 
 bool is_loopback_address(std::string_view address) {
     if (address.size() > 2 && address.front() == '[' && address.back() == ']') {
         address = address.substr(1, address.size() - 2);
     }
-    const std::string name = lower(address);
+    const std::string name = boost::algorithm::to_lower_copy(std::string(address));
     if (name == "localhost" || name.ends_with(".localhost")) return true;
     boost::system::error_code ec;
     const auto ip = boost::asio::ip::make_address(name, ec);

@@ -1,3 +1,5 @@
+#include <boost/algorithm/string/trim.hpp>
+#include <boost/beast/core/string.hpp>
 #include <chrono>
 #include <delayq/error.hpp>
 #include <exception>
@@ -8,20 +10,11 @@
 namespace delayq::server::service {
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
 // application/json, with or without parameters (charset=utf-8).
 bool is_json_media_type(std::string_view content_type) {
-    const std::string type = lower(content_type.substr(0, content_type.find(';')));
-    const std::size_t first = type.find_first_not_of(" \t");
-    const std::size_t last = type.find_last_not_of(" \t");
-    return first != std::string::npos && type.substr(first, last - first + 1) == "application/json";
+    const std::string type =
+        boost::algorithm::trim_copy(std::string(content_type.substr(0, content_type.find(';'))));
+    return boost::beast::iequals(type, "application/json");
 }
 
 // Counts the answer in delayq_http_request_duration_seconds, from routing to the answer.
