@@ -4,6 +4,7 @@
 #include <exception>
 #include <utility>
 
+#include "api/json_fields.hpp"
 #include "api/messages_json.hpp"
 #include "api/problem.hpp"
 #include "service/routes.hpp"
@@ -17,8 +18,6 @@ constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
 constexpr std::string_view kBatch = "/v1/queues/{queue}/messages/batch";
 constexpr std::string_view kMessage = "/v1/queues/{queue}/messages/{id}";
 constexpr std::string_view kReschedule = "/v1/queues/{queue}/messages/{id}/reschedule";
-
-std::int64_t unix_ms(TimePoint t) { return t.time_since_epoch().count(); }
 
 http::HttpResponse no_message(const http::HttpRequest& r) {
     return http::problem_response(
