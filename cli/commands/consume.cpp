@@ -30,7 +30,7 @@ struct ConsumeArgs {
     CLI::Option* visibility_opt = nullptr;
 };
 
-int print_messages(Session& session, Leases leases, const PrintOptions& options) {
+int print_deliveries(Session& session, Leases leases, const PrintOptions& options) {
     session.connect();
     BatchPrinter printer(std::move(leases), options);
     std::atomic<bool> interrupted{false};
@@ -75,7 +75,7 @@ int consume(const ConsumeArgs& a, const Invocation& invocation) {
                            .max = max,
                            .timeout = timeout};
         if (visibility) print.visibility = *visibility;
-        return print_messages(session, std::move(leases), print);
+        return print_deliveries(session, std::move(leases), print);
     }
     session.connect();
     return run_command_consumer(std::move(leases), {.command = trailing.argv,

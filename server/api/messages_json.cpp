@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "api/json_fields.hpp"
 #include "api/payload.hpp"
 
 namespace delayq::server {
@@ -13,8 +14,6 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void bad(const std::string& what) { throw InvalidArgument(what); }
-
-std::int64_t unix_ms(TimePoint t) { return t.time_since_epoch().count(); }
 
 // A duration field: the library's grammar as a string, or a non-negative integer of ms.
 Duration duration_field(const json& v, const char* name) {

@@ -1,5 +1,6 @@
 #include "http/access_log.hpp"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cmath>
@@ -13,9 +14,8 @@ namespace {
 spdlog::logger& access_logger() {
     static const std::shared_ptr<spdlog::logger> logger = [] {
         if (auto existing = spdlog::get("delayq.http")) return existing;
-        auto made = spdlog::default_logger()->clone("delayq.http");
-        spdlog::register_logger(made);
-        return made;
+        // stderr, with the library's own log: spdlog's default logger writes to stdout.
+        return spdlog::stderr_color_mt("delayq.http");
     }();
     return *logger;
 }

@@ -1,8 +1,12 @@
 #include <delayq/error.hpp>
 #include <delayq/queue.hpp>
 #include <delayq/queue_admin.hpp>
+#include <exception>
+#include <utility>
 
+#include "api/json_fields.hpp"
 #include "api/messages_json.hpp"
+#include "api/problem.hpp"
 #include "service/routes.hpp"
 
 namespace delayq::server::service {
@@ -14,8 +18,6 @@ constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
 constexpr std::string_view kBatch = "/v1/queues/{queue}/messages/batch";
 constexpr std::string_view kMessage = "/v1/queues/{queue}/messages/{id}";
 constexpr std::string_view kReschedule = "/v1/queues/{queue}/messages/{id}/reschedule";
-
-std::int64_t unix_ms(TimePoint t) { return t.time_since_epoch().count(); }
 
 http::HttpResponse no_message(const http::HttpRequest& r) {
     return http::problem_response(
@@ -30,17 +32,32 @@ http::HttpResponse conflict(const http::HttpRequest& r, std::string_view why) {
 constexpr std::string_view kInFlight = "is in flight: a consumer holds its lease";
 constexpr std::string_view kDead = "is a dead letter: requeue or purge it instead";
 
-http::HttpResponse send(RouteContext& ctx, const http::HttpRequest& r) {
-    // Everything is checked before anything is written: the body, then the queue's name.
-    const Message m = parse_message(json_body(r));
-    Queue queue = ctx.client.queue(r.param("queue"));
-    const SendResult result = queue.send(m.payload, m.options);
+http::HttpResponse send_answer(const SendResult& result) {
     return json_answer(result.duplicate ? 200 : 201, send_result_json(result));
+}
+
+// Not on the worker pool: parsing a message is cheap, and the send goes into the queue's send
+// line without blocking, where concurrent requests share script calls. The answer comes from
+// the line's thread.
+void send(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
+    try {
+        // Everything is checked before anything is written: the body, then the queue's name,
+        // then (in send_async) the message against the queue's options.
+        const Message m = parse_message(json_body(r));
+        Queue queue = ctx.queues.get(r.param("queue"));
+        queue.send_async(m.payload, m.options,
+                         [reply](const std::exception_ptr& error, const SendResult& result) {
+                             reply(error ? http::problem_response(problem_from(error))
+                                         : send_answer(result));
+                         });
+    } catch (...) {
+        reply(http::problem_response(problem_from(std::current_exception())));
+    }
 }
 
 http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
     const std::vector<Message> messages = parse_batch(json_body(r));
-    Queue queue = ctx.client.queue(r.param("queue"));
+    Queue queue = ctx.queues.get(r.param("queue"));
     const std::vector<SendResult> results = queue.send_batch(messages);
     json out = json::array();
     for (const SendResult& s : results) out.push_back(send_result_json(s));
@@ -93,7 +110,10 @@ void add_message_routes(http::Router& router, RouteContext& context) {
             return [ctx, fn](const http::HttpRequest& r) { return fn(*ctx, r); };
         };
     const Access send_access = Access::queue(Scope::kSend);
-    add_blocking_route(router, context, http::Verb::post, kMessages, send_access, bind(send));
+    add_route(router, context, http::Verb::post, kMessages, send_access,
+              [ctx = &context](http::HttpRequest r, http::Reply reply) {
+                  send(*ctx, std::move(r), std::move(reply));
+              });
     add_blocking_route(router, context, http::Verb::post, kBatch, send_access, bind(send_batch));
     add_blocking_route(router, context, http::Verb::get, kMessage, Access::queue(Scope::kRead),
                        bind(get));

@@ -13,6 +13,7 @@
 #include "service/history.hpp"
 #include "service/history_recorder.hpp"
 #include "service/long_poll.hpp"
+#include "service/queue_handles.hpp"
 #include "service/worker_pool.hpp"
 
 // How route groups (service/*_routes.cpp) register: each route says what access it needs, and
@@ -22,6 +23,7 @@ namespace delayq::server::service {
 // What every route may use; it outlives the router.
 struct RouteContext {
     Client client;
+    QueueHandles& queues;  // for sends: one handle a queue, shared by every request
     AuthGate& auth;
     WorkerPool& pool;
     LongPollHub& long_polls;

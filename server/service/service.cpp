@@ -1,5 +1,6 @@
 #include "service/service.hpp"
 
+#include <algorithm>
 #include <delayq/error.hpp>
 
 #include "http/host_check.hpp"
@@ -33,17 +34,30 @@ Post pool_post(WorkerPool& pool) {
     };
 }
 
+// Every worker may hold a connection at once: fewer kept idle would close and reopen
+// connections under load.
+ClientOptions client_options(const ServiceConfig& config) {
+    ClientOptions options = config.client;
+    options.pool_size = std::max(options.pool_size, config.worker_threads);
+    return options;
+}
+
+// Queues with a send line of their own at once; each costs a thread while it sends.
+constexpr std::size_t kQueueHandles = 1024;
+
 }  // namespace
 
 Service::Service(ServiceConfig config)
     : config_(std::move(config)),
       auth_(make_gate(config_)),
       pool_(config_.worker_threads, config_.worker_queue),
-      client_(config_.redis_url, config_.client),
+      client_(config_.redis_url, client_options(config_)),
+      queues_(client_, kQueueHandles),
       long_polls_(client_, pool_post(pool_), config_.long_polls),
       scrapes_(client_, config_.scrape_interval),
       history_recorder_(client_, history_),
       context_{client_,
+               queues_,
                auth_,
                pool_,
                long_polls_,
@@ -69,6 +83,7 @@ void Service::stop() {
     // out their `wait`; their fetches under way finish on the pool, which stops last.
     long_polls_.stop();
     server_->stop();
+    queues_.clear();
     history_recorder_.stop();
     pool_.stop();
 }

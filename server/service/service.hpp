@@ -66,6 +66,7 @@ class Service {
     AuthGate auth_;
     WorkerPool pool_;
     Client client_;
+    QueueHandles queues_;
     LongPollHub long_polls_;
     ScrapeCache scrapes_;
     RequestMetrics requests_;

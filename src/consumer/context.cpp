@@ -10,7 +10,7 @@ ConsumerContext::ConsumerContext(std::shared_ptr<QueueCore> queue_core, Handler 
                                  ConsumerOptions o)
     : core(std::move(queue_core)), handler(std::move(h)), options(std::move(o)) {
     if (!handler) throw InvalidArgument("a consumer needs a handler");
-    validate_consumer_options(options);
+    detail::validate_consumer_options(options);
 }
 
 void report_dead_letter(ConsumerContext& context, const DeadLetterEvent& event) {

@@ -96,26 +96,27 @@ TEST_F(HttpErrorsTest, AFullWorkerPoolAnswers429) {
     // The worker that answered may not have counted itself idle yet.
     ASSERT_TRUE(eventually([&] { return service().pool().running() == 0; }));
     redis().freeze();
-    // One request holds the only worker (its Redis call hangs), one waits in the queue.
+    // One request holds the only worker (its Redis call hangs), one waits in the queue. Batch
+    // sends: they run on the pool, where single sends do not.
     auto held = std::async(std::launch::async, [this] {
         HttpClient c(port());
-        return c.post("/v1/queues/q/messages", {{"payload", "a"}}).status;
+        return c.post("/v1/queues/q/messages/batch", one_message("a")).status;
     });
     ASSERT_TRUE(eventually([&] { return service().pool().running() == 1; }));
     auto queued = std::async(std::launch::async, [this] {
         HttpClient c(port());
-        return c.post("/v1/queues/q/messages", {{"payload", "b"}}).status;
+        return c.post("/v1/queues/q/messages/batch", one_message("b")).status;
     });
     ASSERT_TRUE(eventually([&] { return service().pool().waiting() == 1; }));
     HttpClient third(port());
-    const HttpResult r = third.post("/v1/queues/q/messages", {{"payload", "c"}});
+    const HttpResult r = third.post("/v1/queues/q/messages/batch", one_message("c"));
     EXPECT_EQ(r.status, 429u);
     EXPECT_EQ(r.code(), "rate_limited");
     EXPECT_EQ(r.header("retry-after"), "1");
     redis().thaw();
     EXPECT_EQ(held.get(), 201u);
     EXPECT_EQ(queued.get(), 201u);
-    EXPECT_EQ(third.post("/v1/queues/q/messages", {{"payload", "c"}}).status, 201u);
+    EXPECT_EQ(third.post("/v1/queues/q/messages/batch", one_message("c")).status, 201u);
 }
 
 TEST_F(HttpErrorsTest, ConnectionsBeyondTheCapAre503) {

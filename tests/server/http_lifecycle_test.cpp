@@ -21,10 +21,10 @@ TEST_F(HttpLifecycleTest, StopAnswersTheRequestUnderWayAndClosesIdleConnections)
 
     // The worker that answered may not have counted itself idle yet.
     ASSERT_TRUE(eventually([&] { return service().pool().running() == 0; }));
-    redis().freeze();  // the next send hangs in its worker until Redis thaws
+    redis().freeze();  // the next batch send hangs in its worker until Redis thaws
     auto in_flight = std::async(std::launch::async, [listen_port] {
         HttpClient c(listen_port);
-        return c.post("/v1/queues/q/messages", {{"payload", "under way"}});
+        return c.post("/v1/queues/q/messages/batch", one_message("under way"));
     });
     ASSERT_TRUE(eventually([&] { return service().pool().running() == 1; }));
     auto stopping = std::async(std::launch::async, [this] { service().stop(); });

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,12 @@ class ServiceTest : public ::testing::Test {
     std::string add_token(const std::string& name, const std::string& scopes,
                           const std::string& queues);
     std::string auth_file() const;
+
+    // A batch of one message: a send that runs on the worker pool (a single send does not),
+    // for tests that need a request to hold a worker.
+    static nlohmann::json one_message(const std::string& payload) {
+        return {{"messages", nlohmann::json::array({{{"payload", payload}}})}};
+    }
 
   private:
     RedisServer redis_;

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstddef>
+#include <delayq/client.hpp>
+#include <delayq/queue.hpp>
+#include <list>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace delayq::server::service {
+
+// One Queue handle per queue name for the whole service. Each Client::queue() call makes a
+// handle with its own send line, so a handle per request would leave concurrent single sends
+// one script call each; sharing one lets them share calls (the library's group commit) and
+// keeps its sending thread alive between requests. Bounded: past `capacity` names the least
+// recently used handle is dropped (a request still using it keeps its own copy).
+class QueueHandles {
+  public:
+    QueueHandles(Client client, std::size_t capacity);
+
+    // The handle for `name`; InvalidArgument for a bad name, as Client::queue() says.
+    Queue get(std::string_view name);
+    // Drops every handle, waiting until each has sent what it queued and answered its callers
+    // (the service stops with it before the HTTP server goes, whose connections those answers
+    // reach).
+    void clear();
+
+  private:
+    struct Entry {
+        Queue queue;
+        std::list<std::string>::iterator place;  // in order_
+    };
+
+    Client client_;
+    std::size_t capacity_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Entry> entries_;
+    std::list<std::string> order_;  // most recently used first
+};
+
+}  // namespace delayq::server::service
