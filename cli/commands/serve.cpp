@@ -21,6 +21,8 @@ namespace {
 struct ServeArgs {
     std::string listen = "127.0.0.1:7380";
     std::string auth_file;
+    std::string tls_cert;
+    std::string tls_key;
     std::size_t io_threads = 0;
     std::size_t max_connections = 10'000;
     bool metrics_public = false;
@@ -35,13 +37,27 @@ sigset_t serve_signals() {
     return set;
 }
 
+// SIGHUP: the auth file and the TLS certificate are re-read; what does not load leaves the old
+// one in force.
 void reload(server::service::Service& service) {
-    try {
-        service.reload_auth();
-        std::fprintf(stderr, "delayq serve: auth file re-read\n");
-    } catch (const Error& e) {
-        std::fprintf(stderr, "delayq serve: auth file not re-read, the old tokens stay: %s\n",
-                     e.what());
+    if (service.has_auth_file()) {
+        try {
+            service.reload_auth();
+            std::fprintf(stderr, "delayq serve: auth file re-read\n");
+        } catch (const Error& e) {
+            std::fprintf(stderr, "delayq serve: auth file not re-read, the old tokens stay: %s\n",
+                         e.what());
+        }
+    }
+    if (service.tls()) {
+        try {
+            service.reload_tls();
+            std::fprintf(stderr, "delayq serve: TLS certificate re-read\n");
+        } catch (const Error& e) {
+            std::fprintf(stderr,
+                         "delayq serve: TLS certificate not re-read, the old one stays: %s\n",
+                         e.what());
+        }
     }
 }
 
@@ -53,6 +69,11 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     if (a.max_connections == 0) throw UsageError("--max-connections must be at least 1");
     config.limits.max_connections = a.max_connections;
     config.metrics_public = a.metrics_public;
+    if (a.tls_cert.empty() != a.tls_key.empty()) {
+        throw UsageError(
+            "--listen-tls-cert and --listen-tls-key go together: give both or neither");
+    }
+    if (!a.tls_cert.empty()) config.tls = server::http::TlsFiles{a.tls_cert, a.tls_key};
 
     Session session(invocation.redis);
     config.redis_url = session.url();
@@ -74,8 +95,8 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
         throw UsageError(std::string("--auth-file: ") + e.what());
     }
     service->start();
-    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s)\n", host.c_str(),
-                 static_cast<unsigned>(service->port()),
+    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s, %s)\n", host.c_str(),
+                 static_cast<unsigned>(service->port()), service->tls() ? "HTTPS" : "plain HTTP",
                  a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file");
 
     int sig = 0;
@@ -115,18 +136,25 @@ void add_serve(CommandSet& set) {
          .summary = "Serve the HTTP API (docs/http.md) over this Redis",
          .details = R"(Without --auth-file it listens only on loopback and answers only requests to
 a loopback Host; with one, every request needs a Bearer token of the file
-(delayq token new). SIGHUP re-reads the auth file; SIGTERM or SIGINT stops
+(delayq token new). With --listen-tls-cert and --listen-tls-key it serves HTTPS.
+SIGHUP re-reads the auth file and the TLS certificate; SIGTERM or SIGINT stops
 gracefully (requests under way are answered first).
 
 Examples:
   delayq serve
   curl -s -X POST -H 'Content-Type: application/json' -d '{"payload": "hi", "delay": "10s"}' \
     http://127.0.0.1:7380/v1/queues/orders/messages
-  delayq serve --listen 0.0.0.0:7380 --auth-file /etc/delayq/tokens)"},
+  delayq serve --listen 0.0.0.0:7380 --auth-file /etc/delayq/tokens \
+    --listen-tls-cert /etc/delayq/cert.pem --listen-tls-key /etc/delayq/key.pem)"},
         [a](const Invocation& i) { return serve(*a, i); });
     cmd.add_option("--listen", a->listen, "HOST:PORT to listen on (default 127.0.0.1:7380)")
         ->type_name("HOST:PORT");
     cmd.add_option("--auth-file", a->auth_file, "Tokens the service accepts (delayq token new)")
+        ->type_name("FILE");
+    cmd.add_option("--listen-tls-cert", a->tls_cert,
+                   "Serve HTTPS with this PEM certificate chain (with --listen-tls-key)")
+        ->type_name("FILE");
+    cmd.add_option("--listen-tls-key", a->tls_key, "The PEM private key of --listen-tls-cert")
         ->type_name("FILE");
     cmd.add_option("--io-threads", a->io_threads, "I/O threads (default: the number of cores)")
         ->type_name("N");

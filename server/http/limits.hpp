@@ -16,6 +16,8 @@ struct HttpLimits {
     // From the first byte of a request to its last, and for writing an answer.
     std::chrono::milliseconds read_timeout = std::chrono::seconds(30);
     std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+    // How long a TLS client may take over its handshake.
+    std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
     // How long a kept-alive connection may wait for its next request.
     std::chrono::milliseconds idle_timeout = std::chrono::seconds(60);
     // How long a graceful stop waits for in-flight requests before closing what is left.

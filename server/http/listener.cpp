@@ -8,6 +8,7 @@
 
 #include "http/connections.hpp"
 #include "http/session.hpp"
+#include "http/tls_context.hpp"
 
 namespace delayq::server::http {
 namespace {
@@ -21,13 +22,14 @@ constexpr auto kAcceptRetry = std::chrono::milliseconds(50);
 }  // namespace
 
 Listener::Listener(net::io_context& io, const Tcp::endpoint& endpoint, const HttpLimits& limits,
-                   const Handler& dispatch, Connections& connections)
+                   const Handler& dispatch, Connections& connections, const TlsContext* tls)
     : io_(io),
       acceptor_(net::make_strand(io)),
       retry_(acceptor_.get_executor()),
       limits_(limits),
       dispatch_(dispatch),
-      connections_(connections) {
+      connections_(connections),
+      tls_(tls) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -68,10 +70,19 @@ void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
         return;
     }
     socket.set_option(Tcp::no_delay(true), ec);
-    if (connections_.full()) {
+    if (tls_ != nullptr) {
+        if (connections_.full()) {
+            socket.close(ec);  // a TLS client would not understand a plain 503
+        } else {
+            std::make_shared<TlsSession>(std::move(socket), tls_->current(), limits_, dispatch_,
+                                         connections_)
+                ->start();
+        }
+    } else if (connections_.full()) {
         refuse_connection(std::move(socket), limits_);
     } else {
-        std::make_shared<Session>(std::move(socket), limits_, dispatch_, connections_)->start();
+        std::make_shared<PlainSession>(std::move(socket), nullptr, limits_, dispatch_, connections_)
+            ->start();
     }
     accept();
 }

@@ -11,14 +11,16 @@
 namespace delayq::server::http {
 
 class Connections;
+class TlsContext;
 
-// Accepts connections and starts a Session on a strand of its own for each; one beyond the
-// cap gets a 503 and is closed.
+// Accepts connections and starts a Session on a strand of its own for each, over TLS when it has
+// a TlsContext; one beyond the cap gets a 503 (over TLS: is only closed).
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     // Binds and listens; throws boost::system::system_error when the address cannot be had.
     Listener(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& endpoint,
-             const HttpLimits& limits, const Handler& dispatch, Connections& connections);
+             const HttpLimits& limits, const Handler& dispatch, Connections& connections,
+             const TlsContext* tls);
 
     void start();
     // Stops accepting (from any thread); open connections are the Connections' business.
@@ -35,6 +37,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     const HttpLimits& limits_;
     const Handler& dispatch_;
     Connections& connections_;
+    const TlsContext* tls_;  // null: plain HTTP
 };
 
 }  // namespace delayq::server::http

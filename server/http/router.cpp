@@ -27,7 +27,7 @@ bool is_param(std::string_view segment) {
 
 }  // namespace
 
-void Router::add(Verb method, std::string_view pattern, Handler handler) {
+void Router::add(Verb method, std::string_view pattern, Handler handler, std::string scope) {
     if (pattern.empty() || pattern.front() != '/') {
         throw std::invalid_argument("a route's pattern starts with '/': " + std::string(pattern));
     }
@@ -36,7 +36,7 @@ void Router::add(Verb method, std::string_view pattern, Handler handler) {
             throw std::invalid_argument("route taken twice: " + std::string(pattern));
         }
     }
-    Route route{method, std::string(pattern), {}, 0, std::move(handler)};
+    Route route{method, std::string(pattern), {}, 0, std::move(handler), std::move(scope)};
     for (std::string_view s : split_path(pattern)) {
         route.segments.emplace_back(s);
         if (!is_param(s)) ++route.literals;
@@ -87,11 +87,10 @@ Router::Match Router::match(Verb method, std::string_view path) const {
     return result;
 }
 
-std::vector<std::string> Router::describe() const {
-    std::vector<std::string> out;
-    for (const Route& r : routes_) {
-        out.push_back(std::string(boost::beast::http::to_string(r.method)) + " " + r.pattern);
-    }
+std::vector<Router::RouteEntry> Router::routes() const {
+    std::vector<RouteEntry> out;
+    out.reserve(routes_.size());
+    for (const Route& r : routes_) out.push_back({r.method, r.pattern, r.scope});
     return out;
 }
 

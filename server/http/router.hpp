@@ -15,8 +15,9 @@ namespace delayq::server::http {
 class Router {
   public:
     // Throws std::invalid_argument for a pattern that does not start with '/', or for a method
-    // and pattern already taken.
-    void add(Verb method, std::string_view pattern, Handler handler);
+    // and pattern already taken. `scope` names what a caller's token needs, empty for nothing;
+    // the router only keeps it, so that the route table can be compared with the API's document.
+    void add(Verb method, std::string_view pattern, Handler handler, std::string scope = {});
 
     struct Match {
         enum class Kind { kFound, kNotFound, kMethodNotAllowed, kBadPath };
@@ -30,8 +31,13 @@ class Router {
     // with the most literal segments wins.
     Match match(Verb method, std::string_view path) const;
 
-    // "METHOD PATTERN" of every route, in the order they were added (for tests and docs).
-    std::vector<std::string> describe() const;
+    struct RouteEntry {
+        Verb method;
+        std::string pattern;
+        std::string scope;  // empty: no token needed
+    };
+    // Every route, in the order they were added (for tests and docs).
+    std::vector<RouteEntry> routes() const;
 
   private:
     struct Route {
@@ -40,6 +46,7 @@ class Router {
         std::vector<std::string> segments;  // "{name}" for a parameter
         std::size_t literals = 0;
         Handler handler;
+        std::string scope;
     };
     std::vector<Route> routes_;
 };

@@ -36,16 +36,22 @@ HttpServer::HttpServer(ServerConfig config, Router router)
           dispatch(std::move(request), std::move(reply));
       }),
       connections_(config_.limits.max_connections),
+      tls_(config_.tls ? std::make_unique<TlsContext>(*config_.tls) : nullptr),
       io_(std::make_unique<net::io_context>()) {
     if (config_.limits.io_threads == 0) {
         config_.limits.io_threads = std::max(1U, std::thread::hardware_concurrency());
     }
     const Tcp::endpoint endpoint = resolve(*io_, config_.listen);
-    listener_ = std::make_shared<Listener>(*io_, endpoint, config_.limits, dispatch_, connections_);
+    listener_ = std::make_shared<Listener>(*io_, endpoint, config_.limits, dispatch_, connections_,
+                                           tls_.get());
     port_ = listener_->local_endpoint().port();
 }
 
 HttpServer::~HttpServer() { stop(); }
+
+void HttpServer::reload_tls() {
+    if (tls_) tls_->reload();
+}
 
 void HttpServer::start() {
     work_guard_ = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(

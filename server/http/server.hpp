@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "http/limits.hpp"
 #include "http/listen_address.hpp"
 #include "http/router.hpp"
+#include "http/tls_context.hpp"
 
 namespace boost::asio {
 class io_context;
@@ -24,14 +26,17 @@ struct ServerConfig {
     HttpLimits limits{};
     // Without an auth file: answer only requests whose Host is a loopback name or address.
     bool loopback_hosts_only = true;
+    // HTTPS with this certificate and key; plain HTTP without.
+    std::optional<TlsFiles> tls{};
 };
 
 // An HTTP/1.1 server on a few I/O threads: the listener, its connections, and the dispatch of
 // each request (Host check, route, 404/405) to the router's handlers.
 class HttpServer {
   public:
-    // Resolves and binds the address (throws boost::system::system_error, or InvalidArgument
-    // for a host that does not resolve); serves nothing before start().
+    // Loads the TLS files, resolves and binds the address (throws boost::system::system_error,
+    // or InvalidArgument for a host that does not resolve or TLS files that cannot be used);
+    // serves nothing before start().
     HttpServer(ServerConfig config, Router router);
     ~HttpServer();
     HttpServer(const HttpServer&) = delete;
@@ -41,6 +46,11 @@ class HttpServer {
     // Graceful: stops accepting, lets every request under way be answered (for at most the
     // drain timeout), closes the connections, then ends the I/O threads. Idempotent.
     void stop();
+
+    // Re-reads the TLS files for the connections that come next; on an error the old ones stay
+    // and InvalidArgument says why. Nothing to do for plain HTTP.
+    void reload_tls();
+    bool tls() const { return tls_ != nullptr; }
 
     std::uint16_t port() const { return port_; }
     std::size_t connections() const { return connections_.count(); }
@@ -53,6 +63,7 @@ class HttpServer {
     Router router_;
     Handler dispatch_;
     Connections connections_;
+    std::unique_ptr<TlsContext> tls_;
     // After what the sessions refer to, so that it (and every session it holds) goes first.
     std::unique_ptr<boost::asio::io_context> io_;
     // Keeps the I/O threads running while a handler holds a request and no socket operation is

@@ -1,9 +1,13 @@
 #include "http/session.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <array>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream_base.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/http/error.hpp>
@@ -40,54 +44,108 @@ std::string endpoint_text(const net::ip::tcp::socket& socket) {
     return (ep.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(ep.port());
 }
 
+// A TLS close_notify is sent, and the client's awaited, for this long at most.
+constexpr auto kTlsShutdown = std::chrono::seconds(2);
+
+template <class Stream>
+Stream make_stream(net::ip::tcp::socket socket, net::ssl::context* tls) {
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+        return Stream(std::move(socket));
+    } else {
+        return Stream(std::move(socket), *tls);
+    }
+}
+
 Problem too_large() {
     return {413, "payload_too_large", "the request's head or body is larger than the server takes"};
 }
 
 }  // namespace
 
-Session::Session(net::ip::tcp::socket socket, const HttpLimits& limits, const Handler& dispatch,
-                 Connections& connections)
-    : stream_(std::move(socket)),
+template <class Stream>
+BasicSession<Stream>::BasicSession(net::ip::tcp::socket socket,
+                                   std::shared_ptr<net::ssl::context> tls, const HttpLimits& limits,
+                                   const Handler& dispatch, Connections& connections)
+    : tls_(std::move(tls)),
+      stream_(make_stream<Stream>(std::move(socket), tls_.get())),
       limits_(limits),
       dispatch_(dispatch),
       connections_(connections),
-      remote_(endpoint_text(stream_.socket())) {}
+      remote_(endpoint_text(tcp().socket())) {}
 
-Session::~Session() {
+template <class Stream>
+BasicSession<Stream>::~BasicSession() {
     if (id_ != 0) connections_.remove(id_);
 }
 
-void Session::start() {
-    id_ = connections_.add(shared_from_this());
+template <class Stream>
+void BasicSession<Stream>::start() {
+    id_ = connections_.add(this->shared_from_this());
     if (id_ == 0) {
         // The cap was reached between the acceptor's check and now, or the server is stopping.
-        refuse_connection(stream_.release_socket(), limits_);
+        // A TLS client would not understand a plain 503: it is only closed.
+        if constexpr (kTls) {
+            tcp().close();
+        } else {
+            refuse_connection(tcp().release_socket(), limits_);
+        }
         return;
     }
-    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_head(); });
-}
-
-void Session::stop() {
-    net::post(stream_.get_executor(), [self = shared_from_this()] {
-        self->stopping_ = true;
-        if (self->idle_) self->stream_.cancel();
+    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+        if constexpr (kTls) {
+            self->handshake();
+        } else {
+            self->read_head();
+        }
     });
 }
 
-void Session::read_head() {
+template <class Stream>
+void BasicSession<Stream>::stop() {
+    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+        self->stopping_ = true;
+        if (self->idle_) self->tcp().cancel();
+    });
+}
+
+// The handshake has a deadline of its own, so that a client that connects and says nothing
+// (or speaks plain HTTP to the TLS port) holds no slot for long.
+template <class Stream>
+void BasicSession<Stream>::handshake() {
+    if constexpr (kTls) {
+        if (stopping_) return close();
+        idle_ = true;
+        tcp().expires_after(limits_.handshake_timeout);
+        stream_.async_handshake(net::ssl::stream_base::server,
+                                [self = this->shared_from_this()](beast::error_code ec) {
+                                    self->idle_ = false;
+                                    if (ec) {
+                                        spdlog::debug("http: TLS handshake with {} failed: {}",
+                                                      self->remote_, ec.message());
+                                        return self->close();
+                                    }
+                                    self->handshaken_ = true;
+                                    self->read_head();
+                                });
+    }
+}
+
+template <class Stream>
+void BasicSession<Stream>::read_head() {
     if (stopping_) return close();
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(limits_.max_header_bytes));
     parser_->body_limit(limits_.max_body_bytes);
     idle_ = true;
-    stream_.expires_after(limits_.idle_timeout);
-    bhttp::async_read_header(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_head(ec); });
+    tcp().expires_after(limits_.idle_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                                 self->on_head(ec);
+                             });
 }
 
-void Session::on_head(beast::error_code ec) {
+template <class Stream>
+void BasicSession<Stream>::on_head(beast::error_code ec) {
     idle_ = false;
     started_ = std::chrono::steady_clock::now();
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
@@ -106,9 +164,9 @@ void Session::on_head(beast::error_code ec) {
     target_ = std::string(head.target());
     const auto expect = head[bhttp::field::expect];
     if (!parser_->is_done() && lower(expect) == "100-continue") {
-        stream_.expires_after(limits_.write_timeout);
+        tcp().expires_after(limits_.write_timeout);
         net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
-                         [self = shared_from_this()](beast::error_code wec, std::size_t) {
+                         [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
                              if (wec) return self->close();
                              self->read_body();
                          });
@@ -117,25 +175,29 @@ void Session::on_head(beast::error_code ec) {
     read_body();
 }
 
-void Session::read_body() {
-    stream_.expires_after(limits_.read_timeout);
-    bhttp::async_read(
-        stream_, buffer_, *parser_,
-        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_body(ec); });
+template <class Stream>
+void BasicSession<Stream>::read_body() {
+    tcp().expires_after(limits_.read_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                          self->on_body(ec);
+                      });
 }
 
-void Session::on_body(beast::error_code ec) {
+template <class Stream>
+void BasicSession<Stream>::on_body(beast::error_code ec) {
     if (ec == bhttp::error::body_limit) return answer_and_close(too_large());
     if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
         ec == net::error::eof || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset) {
+        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
         return close();
     }
     if (ec) return answer_and_close(bad_request("the request is not valid HTTP/1.1"));
     handle();
 }
 
-void Session::handle() {
+template <class Stream>
+void BasicSession<Stream>::handle() {
     auto message = parser_->release();
     keep_alive_ = message.keep_alive();
     HttpRequest request;
@@ -152,9 +214,9 @@ void Session::handle() {
     bytes_in_ = request.body.size();
 
     // A handler may hold the connection for long (a long-poll): no timeout until it answers.
-    stream_.expires_never();
+    tcp().expires_never();
     auto answered = std::make_shared<std::atomic<bool>>(false);
-    Reply reply = [self = shared_from_this(), answered](HttpResponse response) {
+    Reply reply = [self = this->shared_from_this(), answered](HttpResponse response) {
         if (answered->exchange(true)) return;  // answered already: a bug, but never twice
         net::post(self->stream_.get_executor(),
                   [self, r = std::move(response)]() mutable { self->answer(std::move(r)); });
@@ -166,7 +228,8 @@ void Session::handle() {
     }
 }
 
-void Session::answer(HttpResponse r) {
+template <class Stream>
+void BasicSession<Stream>::answer(HttpResponse r) {
     auto response = std::make_shared<bhttp::response<bhttp::string_body>>(
         static_cast<bhttp::status>(r.status), 11);
     response->set(bhttp::field::content_type, r.content_type);
@@ -183,20 +246,22 @@ void Session::answer(HttpResponse r) {
                 .bytes_in = bytes_in_,
                 .bytes_out = response->body().size(),
                 .duration = std::chrono::steady_clock::now() - started_});
-    stream_.expires_after(limits_.write_timeout);
+    tcp().expires_after(limits_.write_timeout);
     bhttp::async_write(stream_, *response,
-                       [self = shared_from_this(), response, close_after](
+                       [self = this->shared_from_this(), response, close_after](
                            beast::error_code ec, std::size_t) { self->on_write(ec, close_after); });
 }
 
-void Session::answer_and_close(const Problem& problem) {
+template <class Stream>
+void BasicSession<Stream>::answer_and_close(const Problem& problem) {
     keep_alive_ = false;
     drain_on_close_ = true;
     if (method_.empty()) method_ = "-";
     answer(problem_response(problem));
 }
 
-void Session::on_write(beast::error_code ec, bool close_after) {
+template <class Stream>
+void BasicSession<Stream>::on_write(beast::error_code ec, bool close_after) {
     if (ec || close_after) return close();
     read_head();
 }
@@ -247,14 +312,29 @@ struct Refusal {
 
 }  // namespace
 
-void Session::close() {
+template <class Stream>
+void BasicSession<Stream>::close() {
     if (drain_on_close_) {
-        drain_then_close(std::make_shared<beast::tcp_stream>(stream_.release_socket()));
+        // Of a TLS connection too: what the client still sends is read and dropped unread.
+        drain_then_close(std::make_shared<beast::tcp_stream>(tcp().release_socket()));
         return;
     }
-    beast::error_code ec;
-    stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
-    stream_.close();
+    if constexpr (kTls) {
+        if (handshaken_) {
+            // close_notify, so that the client knows the answer was whole; bounded, since a
+            // client need not answer it.
+            handshaken_ = false;
+            tcp().expires_after(kTlsShutdown);
+            stream_.async_shutdown(
+                [self = this->shared_from_this()](beast::error_code) { self->tcp().close(); });
+            return;
+        }
+        tcp().close();
+    } else {
+        beast::error_code ec;
+        stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+        stream_.close();
+    }
 }
 
 void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
@@ -272,5 +352,8 @@ void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
         *refusal->stream, net::buffer(refusal->text),
         [refusal](beast::error_code, std::size_t) { drain_then_close(refusal->stream); });
 }
+
+template class BasicSession<beast::tcp_stream>;
+template class BasicSession<beast::ssl_stream<beast::tcp_stream>>;
 
 }  // namespace delayq::server::http

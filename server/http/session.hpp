@@ -1,10 +1,12 @@
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -17,22 +19,37 @@ namespace delayq::server::http {
 
 class Connections;
 
-// One client connection: reads a request, hands it to `dispatch`, writes the answer, and again
-// while the client keeps the connection alive. Everything runs on the connection's strand; a
-// handler answers from any thread through its Reply, which posts back to the strand.
-class Session : public std::enable_shared_from_this<Session> {
+// A client connection as the server's Connections see it.
+class Session {
   public:
-    Session(boost::asio::ip::tcp::socket socket, const HttpLimits& limits, const Handler& dispatch,
-            Connections& connections);
-    ~Session();
-    Session(const Session&) = delete;
-    Session& operator=(const Session&) = delete;
+    virtual ~Session() = default;
+    // A graceful stop: an idle connection closes now, a busy one after its answer is written.
+    virtual void stop() = 0;
+};
+
+// One client connection over `Stream` (plain TCP, or TLS over it): reads a request, hands it to
+// `dispatch`, writes the answer, and again while the client keeps the connection alive.
+// Everything runs on the connection's strand; a handler answers from any thread through its
+// Reply, which posts back to the strand.
+template <class Stream>
+class BasicSession final : public Session,
+                           public std::enable_shared_from_this<BasicSession<Stream>> {
+  public:
+    static constexpr bool kTls = !std::is_same_v<Stream, boost::beast::tcp_stream>;
+
+    // `tls` is the context of a TLS connection (kept as long as the connection), null for plain.
+    BasicSession(boost::asio::ip::tcp::socket socket,
+                 std::shared_ptr<boost::asio::ssl::context> tls, const HttpLimits& limits,
+                 const Handler& dispatch, Connections& connections);
+    ~BasicSession() override;
+    BasicSession(const BasicSession&) = delete;
+    BasicSession& operator=(const BasicSession&) = delete;
 
     void start();
-    // A graceful stop: an idle connection closes now, a busy one after its answer is written.
-    void stop();
+    void stop() override;
 
   private:
+    void handshake();
     void read_head();
     void on_head(boost::beast::error_code ec);
     void read_body();
@@ -42,8 +59,10 @@ class Session : public std::enable_shared_from_this<Session> {
     void answer_and_close(const Problem& problem);
     void on_write(boost::beast::error_code ec, bool close);
     void close();
+    boost::beast::tcp_stream& tcp() { return boost::beast::get_lowest_layer(stream_); }
 
-    boost::beast::tcp_stream stream_;
+    std::shared_ptr<boost::asio::ssl::context> tls_;  // before the stream, which refers to it
+    Stream stream_;
     boost::beast::flat_buffer buffer_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
     const HttpLimits& limits_;
@@ -51,8 +70,9 @@ class Session : public std::enable_shared_from_this<Session> {
     Connections& connections_;
     std::uint64_t id_ = 0;
     std::string remote_;
-    bool idle_ = false;      // waiting for the first byte of a request
-    bool stopping_ = false;  // finish the request under way, then close
+    bool handshaken_ = false;  // TLS: the handshake is done, so a close sends close_notify
+    bool idle_ = false;        // waiting for the first byte of a request
+    bool stopping_ = false;    // finish the request under way, then close
     bool keep_alive_ = false;
     bool drain_on_close_ = false;  // the client may still be sending: read it out first
     // Of the request being handled, for the access log.
@@ -61,6 +81,9 @@ class Session : public std::enable_shared_from_this<Session> {
     std::size_t bytes_in_ = 0;
     std::chrono::steady_clock::time_point started_{};
 };
+
+using PlainSession = BasicSession<boost::beast::tcp_stream>;
+using TlsSession = BasicSession<boost::beast::ssl_stream<boost::beast::tcp_stream>>;
 
 // Answers 503 to a connection beyond the cap, then closes it.
 void refuse_connection(boost::asio::ip::tcp::socket socket, const HttpLimits& limits);

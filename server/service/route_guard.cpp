@@ -32,37 +32,39 @@ http::Reply timed(RouteContext& ctx, http::Verb method, const std::string& route
 
 void add_route(http::Router& router, RouteContext& context, http::Verb method,
                std::string_view pattern, Access access, http::Handler handler) {
-    router.add(method, pattern,
-               [ctx = &context, access, handler = std::move(handler), method,
-                route = std::string(pattern)](http::HttpRequest request, http::Reply reply) {
-                   reply = timed(*ctx, method, route, std::move(reply));
-                   AuthGate::Verdict verdict =
-                       ctx->auth.check(request.bearer_token(), access, request.param("queue"));
-                   if (verdict.problem) {
-                       http::HttpResponse r = http::problem_response(*verdict.problem);
-                       if (verdict.problem->status == 401) {
-                           r.headers.emplace_back("WWW-Authenticate", "Bearer");
-                       }
-                       r.principal = verdict.principal;
-                       return reply(std::move(r));
-                   }
-                   if (!request.body.empty() &&
-                       !is_json_media_type(request.header("content-type").value_or(""))) {
-                       http::HttpResponse r = http::problem_response(
-                           {415, "unsupported_media_type",
-                            "a request body must be JSON, sent as Content-Type: application/json"});
-                       r.principal = verdict.principal;
-                       return reply(std::move(r));
-                   }
-                   if (!verdict.principal.empty()) {
-                       reply = [inner = std::move(reply),
-                                name = std::move(verdict.principal)](http::HttpResponse r) {
-                           r.principal = name;
-                           inner(std::move(r));
-                       };
-                   }
-                   handler(std::move(request), std::move(reply));
-               });
+    router.add(
+        method, pattern,
+        [ctx = &context, access, handler = std::move(handler), method,
+         route = std::string(pattern)](http::HttpRequest request, http::Reply reply) {
+            reply = timed(*ctx, method, route, std::move(reply));
+            AuthGate::Verdict verdict =
+                ctx->auth.check(request.bearer_token(), access, request.param("queue"));
+            if (verdict.problem) {
+                http::HttpResponse r = http::problem_response(*verdict.problem);
+                if (verdict.problem->status == 401) {
+                    r.headers.emplace_back("WWW-Authenticate", "Bearer");
+                }
+                r.principal = verdict.principal;
+                return reply(std::move(r));
+            }
+            if (!request.body.empty() &&
+                !is_json_media_type(request.header("content-type").value_or(""))) {
+                http::HttpResponse r = http::problem_response(
+                    {415, "unsupported_media_type",
+                     "a request body must be JSON, sent as Content-Type: application/json"});
+                r.principal = verdict.principal;
+                return reply(std::move(r));
+            }
+            if (!verdict.principal.empty()) {
+                reply = [inner = std::move(reply),
+                         name = std::move(verdict.principal)](http::HttpResponse r) {
+                    r.principal = name;
+                    inner(std::move(r));
+                };
+            }
+            handler(std::move(request), std::move(reply));
+        },
+        access.kind == Access::Kind::kOpen ? std::string() : std::string(scope_name(access.scope)));
 }
 
 void add_blocking_route(http::Router& router, RouteContext& context, http::Verb method,

@@ -20,6 +20,8 @@ void add_lease_routes(http::Router& router, RouteContext& context);
 void add_admin_routes(http::Router& router, RouteContext& context);
 // GET /metrics
 void add_metrics_routes(http::Router& router, RouteContext& context);
+// GET /v1/openapi.yaml
+void add_openapi_routes(http::Router& router, RouteContext& context);
 
 // Every group.
 void add_all_routes(http::Router& router, RouteContext& context);

@@ -68,7 +68,7 @@ Service::Service(ServiceConfig config)
                config_.metrics_public} {
     http::Router router;
     add_all_routes(router, context_);
-    http::ServerConfig server_config{config_.listen, config_.limits, !auth_.enabled()};
+    http::ServerConfig server_config{config_.listen, config_.limits, !auth_.enabled(), config_.tls};
     server_config.limits.max_connections =
         http::raise_open_file_limit(server_config.limits.max_connections);
     server_ = std::make_unique<http::HttpServer>(std::move(server_config), std::move(router));

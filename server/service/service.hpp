@@ -22,6 +22,8 @@ struct ServiceConfig {
     http::HttpLimits limits{};
     // Without one, the service listens and answers on loopback only.
     std::optional<std::filesystem::path> auth_file{};
+    // HTTPS with this certificate and key; plain HTTP without.
+    std::optional<http::TlsFiles> tls{};
     // For the library's blocking calls; a request beyond threads + queue is a 429.
     std::size_t worker_threads = 32;
     std::size_t worker_queue = 4096;
@@ -36,8 +38,8 @@ struct ServiceConfig {
 class Service {
   public:
     // Checks the configuration and binds the address. Throws InvalidArgument for a non-loopback
-    // address without an auth file (saying why), AuthFileError for an unusable auth file, and
-    // boost::system::system_error when the address cannot be bound.
+    // address without an auth file (saying why) or unusable TLS files, AuthFileError for an
+    // unusable auth file, and boost::system::system_error when the address cannot be bound.
     explicit Service(ServiceConfig config);
     ~Service();
     Service(const Service&) = delete;
@@ -48,8 +50,13 @@ class Service {
     void stop();
     // Re-reads the auth file (SIGHUP); on an error the old tokens stay and AuthFileError says why.
     void reload_auth() { auth_.reload(); }
+    bool has_auth_file() const { return auth_.enabled(); }
+    // Re-reads the TLS files (SIGHUP); on an error the old ones stay and InvalidArgument says why.
+    void reload_tls() { server_->reload_tls(); }
+    bool tls() const { return server_->tls(); }
 
     std::uint16_t port() const { return server_->port(); }
+    std::size_t connections() const { return server_->connections(); }
     const http::Router& router() const { return server_->router(); }
     WorkerPool& pool() { return pool_; }
     LongPollHub& long_polls() { return long_polls_; }
