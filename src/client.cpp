@@ -22,15 +22,37 @@ int major_version(const std::string& version) {
     return major;
 }
 
+// Made once per client: reading the CA bundle and the keys is far too slow per connection.
+std::unique_ptr<TlsContext> make_tls(const Endpoint& endpoint, const TlsOptions& options) {
+    if (!endpoint.tls) {
+        if (options.any_set()) {
+            throw InvalidArgument(
+                "TLS options are set but the Redis URL is not rediss://, so "
+                "the connection would not be encrypted: use rediss://");
+        }
+        return nullptr;
+    }
+    if (options.insecure_skip_verify) {
+        log().warn(
+            "TLS verification is OFF for Redis at {}: the server is not authenticated, "
+            "so anyone on the network path can read and change the messages. For tests "
+            "only.",
+            endpoint.describe());
+    }
+    return std::make_unique<TlsContext>(options);
+}
+
 }  // namespace
 
 ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
     : endpoint_(std::move(endpoint)),
-      options_(options),
-      pool_([this] { return connect(); }, options.pool_size) {}
+      options_(std::move(options)),
+      tls_(make_tls(endpoint_, options_.tls)),
+      pool_([this] { return connect(); }, options_.pool_size) {}
 
 Connection ClientCore::connect() {
-    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout});
+    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout},
+                    tls_.get());
     std::lock_guard lock(check_mutex_);
     if (!checked_) {
         check_server(conn);
@@ -72,7 +94,7 @@ Client::Client(std::string_view url, ClientOptions options) {
     if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
         throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
     }
-    core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), options);
+    core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), std::move(options));
 }
 
 namespace {
