@@ -54,8 +54,9 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.limits.max_connections = a.max_connections;
     config.metrics_public = a.metrics_public;
 
-    Session session(invocation.redis);
+    Session session(invocation);
     config.redis_url = session.url();
+    config.client = session.client_options();
     session.client();  // checks the URL's syntax
     // The managed local server is started now; any other Redis may come later (GET /readyz
     // says when it answers).
@@ -74,9 +75,10 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
         throw UsageError(std::string("--auth-file: ") + e.what());
     }
     service->start();
-    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s)\n", host.c_str(),
+    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s), Redis %s\n", host.c_str(),
                  static_cast<unsigned>(service->port()),
-                 a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file");
+                 a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file",
+                 masked_url(session.url()).c_str());
 
     int sig = 0;
     while (true) {
