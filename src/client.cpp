@@ -10,6 +10,8 @@
 #include "log.hpp"
 #include "queue_core.hpp"
 #include "redis/info.hpp"
+#include "redis/permission.hpp"
+#include "redis/url_secret.hpp"
 #include "validate.hpp"
 
 namespace delayq {
@@ -94,7 +96,12 @@ Client::Client(std::string_view url, ClientOptions options) {
     if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
         throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
     }
-    core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), std::move(options));
+    detail::Endpoint endpoint = detail::parse_url(url);
+    if (options.password) {
+        if (options.password->empty()) throw InvalidArgument("the Redis password is empty");
+        detail::apply_password(endpoint, url, *options.password);
+    }
+    core_ = std::make_shared<detail::ClientCore>(std::move(endpoint), std::move(options));
 }
 
 namespace {
@@ -125,6 +132,7 @@ std::vector<std::string> Client::queues() const {
     do {
         detail::Reply r =
             conn->command({"SCAN", cursor, "MATCH", detail::kStatsPattern, "COUNT", "1000"});
+        detail::check_permission(r, "SCAN");
         if (r.is_error()) throw ServerError("SCAN failed: " + r.str);
         cursor = r.at(0).as_string();
         for (const auto& key : r.at(1).as_array()) {
@@ -139,12 +147,14 @@ std::vector<std::string> Client::queues() const {
 void Client::ping() const {
     auto conn = core_->pool().acquire();
     detail::Reply r = conn->command({"PING"});
+    detail::check_permission(r, "PING");
     if (r.is_error()) throw ServerError("PING failed: " + r.str);
 }
 
 TimePoint Client::server_time() const {
     auto conn = core_->pool().acquire();
     detail::Reply r = conn->command({"TIME"});
+    detail::check_permission(r, "TIME");
     if (r.is_error()) throw ServerError("TIME failed: " + r.str);
     std::int64_t seconds = 0;
     std::int64_t micros = 0;

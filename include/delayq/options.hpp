@@ -40,6 +40,10 @@ struct ClientOptions {
     // A maxmemory-policy other than noeviction can evict a queue's keys, which loses messages.
     // delayq always logs a warning; with this set it refuses to run (ConfigurationError).
     bool refuse_evicting_server = false;
+    // The Redis password, kept out of the URL (and so out of command lines and logs): it
+    // replaces a password the URL has, and a URL with user info but no colon (redis://alice@host)
+    // then names the ACL user. Empty is an InvalidArgument (an unset variable, most likely).
+    std::optional<std::string> password{};
 };
 
 // What a producer's handle checks before sending. How the queue behaves (default max attempts,
