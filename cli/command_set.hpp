@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/options.hpp>
 #include <functional>
 #include <optional>
 #include <string>
@@ -22,7 +23,8 @@ struct TrailingCommand {
 // What every command's run gets: the global options (which work before or after the command's
 // name) and what followed `--`.
 struct Invocation {
-    std::string redis;  // --redis URL; empty: $DELAYQ_REDIS_URL, else the managed local server
+    std::string redis;     // --redis URL; empty: $DELAYQ_REDIS_URL, else the managed local server
+    TlsOptions redis_tls;  // --redis-tls-*, else $DELAYQ_REDIS_TLS_*: for a rediss:// URL
     TrailingCommand trailing;
 };
 

@@ -6,7 +6,8 @@
 
 namespace delayq::cli {
 
-Session::Session(std::string url_option) : url_(std::move(url_option)) {
+Session::Session(const Invocation& invocation) : url_(invocation.redis) {
+    options_.tls = invocation.redis_tls;
     if (url_.empty()) {
         const char* env = std::getenv("DELAYQ_REDIS_URL");
         if (env != nullptr) url_ = env;
@@ -18,7 +19,7 @@ Session::Session(std::string url_option) : url_(std::move(url_option)) {
 }
 
 const Client& Session::client() {
-    if (!client_) client_.emplace(url_);
+    if (!client_) client_.emplace(url_, options_);
     return *client_;
 }
 

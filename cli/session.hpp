@@ -5,16 +5,20 @@
 #include <string>
 #include <string_view>
 
+#include "command_set.hpp"
+
 namespace delayq::cli {
 
 // The Redis server a command talks to: --redis, else $DELAYQ_REDIS_URL, else the managed local
-// one. Nothing is contacted (or started) before connect(), so that a command can check all of
-// its input first and write nothing when any of it is bad.
+// one, with the global options' TLS settings. Nothing is contacted (or started) before
+// connect(), so that a command can check all of its input first and write nothing when any of
+// it is bad.
 class Session {
   public:
-    explicit Session(std::string url_option);
+    explicit Session(const Invocation& invocation);
 
     const std::string& url() const { return url_; }
+    const ClientOptions& client_options() const { return options_; }
     bool managed() const { return managed_; }
 
     // Checks the URL's syntax (InvalidArgument) but connects nothing.
@@ -29,6 +33,7 @@ class Session {
 
   private:
     std::string url_;
+    ClientOptions options_;
     bool managed_ = false;
     std::optional<Client> client_;
 };

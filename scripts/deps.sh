@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev)
 if [[ "${1:-}" == test ]]; then
-    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3)
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3 openssl)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -14,7 +14,7 @@ namespace delayq::cli {
 namespace {
 
 int queues(bool json, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     session.connect();
     Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
     Json all = Json::array();

@@ -54,8 +54,9 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.limits.max_connections = a.max_connections;
     config.metrics_public = a.metrics_public;
 
-    Session session(invocation.redis);
+    Session session(invocation);
     config.redis_url = session.url();
+    config.client = session.client_options();
     session.client();  // checks the URL's syntax
     // The managed local server is started now; any other Redis may come later (GET /readyz
     // says when it answers).

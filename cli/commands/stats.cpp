@@ -45,7 +45,7 @@ void print_stats(const std::string& name, const QueueStats& s) {
 }
 
 int stats(const StatsArgs& a, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     std::vector<std::string> names;
     if (!a.queue.empty()) {
         session.admin(a.queue);  // checks the name before connecting
