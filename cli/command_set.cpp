@@ -13,6 +13,32 @@ std::string last_word(std::string_view path) {
     return std::string(space == std::string_view::npos ? path : path.substr(space + 1));
 }
 
+// TLS to Redis. The --redis- prefix keeps them apart from `delayq serve`'s own listener options.
+void add_tls_options(CLI::App& root, TlsOptions& tls) {
+    root.add_option("--redis-tls-ca", tls.ca_file,
+                    "With a rediss:// URL: the CA certificates (PEM) the server's certificate "
+                    "must chain to (default: the system's trusted CAs)")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_TLS_CA");
+    root.add_option("--redis-tls-cert", tls.cert_file,
+                    "Client certificate (PEM) for a Redis that requires one (mutual TLS); with "
+                    "--redis-tls-key")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_TLS_CERT");
+    root.add_option("--redis-tls-key", tls.key_file,
+                    "The unencrypted private key (PEM) of --redis-tls-cert")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_TLS_KEY");
+    root.add_option("--redis-tls-server-name", tls.server_name,
+                    "The name the server's certificate must carry, also sent as SNI (default: "
+                    "the URL's host)")
+        ->type_name("NAME")
+        ->envname("DELAYQ_REDIS_TLS_SERVER_NAME");
+    root.add_flag("--redis-tls-insecure-skip-verify", tls.insecure_skip_verify,
+                  "Accept any server certificate and name: for tests only (a warning says so)")
+        ->envname("DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY");
+}
+
 }  // namespace
 
 CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
@@ -33,6 +59,7 @@ CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
                     "it appears in no command line. Used first; then $DELAYQ_REDIS_PASSWORD; "
                     "then the URL's password. With redis://USER@host the URL names the ACL user")
         ->type_name("FILE");
+    add_tls_options(root_, invocation_.redis_tls);
 }
 
 CLI::App& CommandSet::parent_of(std::string_view path) {

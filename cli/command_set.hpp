@@ -1,5 +1,6 @@
 #pragma once
 
+#include <delayq/options.hpp>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +25,7 @@ struct TrailingCommand {
 struct Invocation {
     std::string redis;  // --redis URL; empty: $DELAYQ_REDIS_URL, else the managed local server
     std::string redis_password_file;  // --redis-password-file; empty: $DELAYQ_REDIS_PASSWORD
+    TlsOptions redis_tls;  // --redis-tls-*, else $DELAYQ_REDIS_TLS_*: for a rediss:// URL
     TrailingCommand trailing;
 };
 

@@ -8,6 +8,7 @@
 namespace delayq::cli {
 
 Session::Session(const Invocation& invocation) : url_(invocation.redis) {
+    options_.tls = invocation.redis_tls;
     if (url_.empty()) {
         const char* env = std::getenv("DELAYQ_REDIS_URL");
         if (env != nullptr) url_ = env;

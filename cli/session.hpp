@@ -10,9 +10,10 @@
 namespace delayq::cli {
 
 // The Redis server a command talks to: --redis, else $DELAYQ_REDIS_URL, else the managed local
-// one; and its password, when not in the URL: --redis-password-file, else
-// $DELAYQ_REDIS_PASSWORD. Nothing is contacted (or started) before connect(), so that a command
-// can check all of its input first and write nothing when any of it is bad.
+// one, with the global options' TLS settings; and its password, when not in the URL:
+// --redis-password-file, else $DELAYQ_REDIS_PASSWORD. Nothing is contacted (or started) before
+// connect(), so that a command can check all of its input first and write nothing when any of
+// it is bad.
 class Session {
   public:
     // Reads the password file now: UsageError when it cannot be read or is empty.
@@ -20,7 +21,7 @@ class Session {
 
     const std::string& url() const { return url_; }
     bool managed() const { return managed_; }
-    // How the client connects (the password among them), for a Client made elsewhere.
+    // How the client connects (password, TLS), for a Client made elsewhere.
     const ClientOptions& client_options() const { return options_; }
 
     // Checks the URL's syntax (InvalidArgument) but connects nothing.

@@ -22,8 +22,8 @@ namespace {
 
 // Made once: the openssl runs take longer than most tests.
 const TestCertificates& certificates() {
-    static const TestCertificates kCertificates;
-    return kCertificates;
+    static const TestCertificates certs;
+    return certs;
 }
 
 RedisServerOptions tls_server(const std::string& cert, const std::string& key,

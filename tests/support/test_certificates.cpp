@@ -49,7 +49,7 @@ TestCertificates::TestCertificates() {
     dir_ = templ;
     try {
         std::ofstream(dir_ / "ca.cnf") << kCaConfig;
-        std::ofstream(dir_ / "index.txt");
+        std::ofstream(dir_ / "index.txt") << "";
         std::ofstream(dir_ / "serial") << "1000\n";
         make_ca("ca");
         make_ca("other-ca");
