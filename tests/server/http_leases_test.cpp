@@ -245,6 +245,11 @@ TEST_F(HttpLeasesTest, AThousandIdleLongPollsCostRedisWhatOneCosts) {
     // The waiter fires at most once per idle check, plus once for a firing under way at the start.
     const long long idle_checks = static_cast<long long>(elapsed / kIdleCheck) + 2;
     EXPECT_LE(static_cast<long long>(window_fetches), idle_checks);
+    RecordProperty("redis_commands", std::to_string(commands));
+    RecordProperty("bound", std::to_string(per_fetch * idle_checks));
+    RecordProperty(
+        "elapsed_ms",
+        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count()));
     EXPECT_LE(commands, per_fetch * idle_checks)
         << kPolls << " polls over " << std::chrono::duration<double>(elapsed).count() << " s";
 
