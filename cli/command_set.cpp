@@ -23,10 +23,16 @@ CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
     root_.fallthrough();
     root_
         .add_option("--redis", invocation_.redis,
-                    "Redis URL: redis://[user:password@]host[:port][/db] or "
+                    "Redis URL: redis://[user[:password]@]host[:port][/db] or "
                     "unix:///path/to/socket[?db=N] (default: $DELAYQ_REDIS_URL, else a "
                     "local redis-server that delayq starts and manages itself)")
         ->type_name("URL");
+    root_
+        .add_option("--redis-password-file", invocation_.redis_password_file,
+                    "File holding the Redis password (one trailing newline is ignored), so that "
+                    "it appears in no command line. Used first; then $DELAYQ_REDIS_PASSWORD; "
+                    "then the URL's password. With redis://USER@host the URL names the ACL user")
+        ->type_name("FILE");
 }
 
 CLI::App& CommandSet::parent_of(std::string_view path) {

@@ -23,6 +23,7 @@ struct TrailingCommand {
 // name) and what followed `--`.
 struct Invocation {
     std::string redis;  // --redis URL; empty: $DELAYQ_REDIS_URL, else the managed local server
+    std::string redis_password_file;  // --redis-password-file; empty: $DELAYQ_REDIS_PASSWORD
     TrailingCommand trailing;
 };
 

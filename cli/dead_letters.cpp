@@ -73,7 +73,7 @@ void add_dead_change_options(CLI::App& command, DeadChangeArgs& args) {
 int change_dead_letters(const DeadChangeArgs& a, const Invocation& invocation, DeadChange change) {
     if (a.all == !a.ids.empty()) throw UsageError("give the ids of dead letters, or --all");
     for (const auto& id : a.ids) validate_message_id(id);
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const char* verb = change == DeadChange::kRequeue ? "requeued" : "purged";

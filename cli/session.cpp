@@ -3,10 +3,11 @@
 #include <cstdlib>
 
 #include "local_redis.hpp"
+#include "redis_password.hpp"
 
 namespace delayq::cli {
 
-Session::Session(std::string url_option) : url_(std::move(url_option)) {
+Session::Session(const Invocation& invocation) : url_(invocation.redis) {
     if (url_.empty()) {
         const char* env = std::getenv("DELAYQ_REDIS_URL");
         if (env != nullptr) url_ = env;
@@ -15,10 +16,11 @@ Session::Session(std::string url_option) : url_(std::move(url_option)) {
         managed_ = true;
         url_ = LocalRedis(LocalRedis::default_dir()).url();
     }
+    options_.password = redis_password(invocation.redis_password_file);
 }
 
 const Client& Session::client() {
-    if (!client_) client_.emplace(url_);
+    if (!client_) client_.emplace(url_, options_);
     return *client_;
 }
 

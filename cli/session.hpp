@@ -5,17 +5,23 @@
 #include <string>
 #include <string_view>
 
+#include "command_set.hpp"
+
 namespace delayq::cli {
 
 // The Redis server a command talks to: --redis, else $DELAYQ_REDIS_URL, else the managed local
-// one. Nothing is contacted (or started) before connect(), so that a command can check all of
-// its input first and write nothing when any of it is bad.
+// one; and its password, when not in the URL: --redis-password-file, else
+// $DELAYQ_REDIS_PASSWORD. Nothing is contacted (or started) before connect(), so that a command
+// can check all of its input first and write nothing when any of it is bad.
 class Session {
   public:
-    explicit Session(std::string url_option);
+    // Reads the password file now: UsageError when it cannot be read or is empty.
+    explicit Session(const Invocation& invocation);
 
     const std::string& url() const { return url_; }
     bool managed() const { return managed_; }
+    // How the client connects (the password among them), for a Client made elsewhere.
+    const ClientOptions& client_options() const { return options_; }
 
     // Checks the URL's syntax (InvalidArgument) but connects nothing.
     const Client& client();
@@ -30,6 +36,7 @@ class Session {
   private:
     std::string url_;
     bool managed_ = false;
+    ClientOptions options_;
     std::optional<Client> client_;
 };
 

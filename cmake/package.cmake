@@ -28,7 +28,7 @@ set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "A delayed-message queue on Redis: command-
  package holds the delayq command, its HTTP service (delayq serve, with a systemd unit) and the
  shared library.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, pkg-config")
+    "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, libssl-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "A delayed-message queue on Redis: C++20 development files
  Headers, the static library, the CMake package (find_package(delayq)) and the pkg-config file
  (delayq.pc) of the delayq library.")

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages delayq needs, only those that are missing.
-# usage: scripts/deps.sh [test]    (test adds what the test suite and its checks need)
+# usage: scripts/deps.sh [test|bench]   (test adds what the test suite and its checks need,
+#                                       bench what bench/*.sh use)
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev)
 if [[ "${1:-}" == test ]]; then
     pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3 python3-yaml openssl curl)
+fi
+if [[ "${1:-}" == bench ]]; then
+    pkgs+=(wrk python3)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

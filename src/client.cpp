@@ -10,6 +10,8 @@
 #include "log.hpp"
 #include "queue_core.hpp"
 #include "redis/info.hpp"
+#include "redis/permission.hpp"
+#include "redis/url_secret.hpp"
 #include "validate.hpp"
 
 namespace delayq {
@@ -22,15 +24,37 @@ int major_version(const std::string& version) {
     return major;
 }
 
+// Made once per client: reading the CA bundle and the keys is far too slow per connection.
+std::unique_ptr<TlsContext> make_tls(const Endpoint& endpoint, const TlsOptions& options) {
+    if (!endpoint.tls) {
+        if (options.any_set()) {
+            throw InvalidArgument(
+                "TLS options are set but the Redis URL is not rediss://, so "
+                "the connection would not be encrypted: use rediss://");
+        }
+        return nullptr;
+    }
+    if (options.insecure_skip_verify) {
+        log().warn(
+            "TLS verification is OFF for Redis at {}: the server is not authenticated, "
+            "so anyone on the network path can read and change the messages. For tests "
+            "only.",
+            endpoint.describe());
+    }
+    return std::make_unique<TlsContext>(options);
+}
+
 }  // namespace
 
 ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
     : endpoint_(std::move(endpoint)),
-      options_(options),
-      pool_([this] { return connect(); }, options.pool_size) {}
+      options_(std::move(options)),
+      tls_(make_tls(endpoint_, options_.tls)),
+      pool_([this] { return connect(); }, options_.pool_size) {}
 
 Connection ClientCore::connect() {
-    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout});
+    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout},
+                    tls_.get());
     std::lock_guard lock(check_mutex_);
     if (!checked_) {
         check_server(conn);
@@ -72,7 +96,12 @@ Client::Client(std::string_view url, ClientOptions options) {
     if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
         throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
     }
-    core_ = std::make_shared<detail::ClientCore>(detail::parse_url(url), options);
+    detail::Endpoint endpoint = detail::parse_url(url);
+    if (options.password) {
+        if (options.password->empty()) throw InvalidArgument("the Redis password is empty");
+        detail::apply_password(endpoint, url, *options.password);
+    }
+    core_ = std::make_shared<detail::ClientCore>(std::move(endpoint), std::move(options));
 }
 
 namespace {
@@ -103,6 +132,7 @@ std::vector<std::string> Client::queues() const {
     do {
         detail::Reply r =
             conn->command({"SCAN", cursor, "MATCH", detail::kStatsPattern, "COUNT", "1000"});
+        detail::check_permission(r, "SCAN");
         if (r.is_error()) throw ServerError("SCAN failed: " + r.str);
         cursor = r.at(0).as_string();
         for (const auto& key : r.at(1).as_array()) {
@@ -117,12 +147,14 @@ std::vector<std::string> Client::queues() const {
 void Client::ping() const {
     auto conn = core_->pool().acquire();
     detail::Reply r = conn->command({"PING"});
+    detail::check_permission(r, "PING");
     if (r.is_error()) throw ServerError("PING failed: " + r.str);
 }
 
 TimePoint Client::server_time() const {
     auto conn = core_->pool().acquire();
     detail::Reply r = conn->command({"TIME"});
+    detail::check_permission(r, "TIME");
     if (r.is_error()) throw ServerError("TIME failed: " + r.str);
     std::int64_t seconds = 0;
     std::int64_t micros = 0;

@@ -6,6 +6,7 @@
 #include "delayq/options.hpp"
 #include "redis/connection.hpp"
 #include "redis/pool.hpp"
+#include "redis/tls_context.hpp"
 #include "redis/url.hpp"
 
 namespace delayq::detail {
@@ -27,6 +28,7 @@ class ClientCore {
 
     Endpoint endpoint_;
     ClientOptions options_;
+    std::unique_ptr<TlsContext> tls_;  // for rediss:// only
     ConnectionPool pool_;
     std::mutex check_mutex_;
     bool checked_ = false;

@@ -75,7 +75,9 @@ MessagePage QueueCore::list(Connection& conn, State state, const PageRequest& pa
 }
 
 QueueSettings QueueCore::settings(Connection& conn, const ScriptArgs& changes) {
-    return settings_codec::decode(run_script(conn, scripts::kSettings, keys_, changes));
+    // Reading alone takes the read-only script, which a read-only ACL user may run.
+    const ScriptSource& script = changes.size() == 0 ? scripts::kSettingsGet : scripts::kSettings;
+    return settings_codec::decode(run_script(conn, script, keys_, changes));
 }
 
 DeleteResult QueueCore::delete_queue(Connection& conn, bool force) {

@@ -7,6 +7,8 @@ struct ScriptSource {
     const char* name;
     const char* source;
     const char* sha1;  // of `source`, computed at build time; EVALSHA names it
+    // Its shebang says flags=no-writes: it runs with EVALSHA_RO / EVAL_RO.
+    bool read_only;
 };
 
 namespace scripts {
@@ -24,6 +26,7 @@ extern const ScriptSource kRelease;
 extern const ScriptSource kReschedule;
 extern const ScriptSource kSend;
 extern const ScriptSource kSettings;
+extern const ScriptSource kSettingsGet;
 extern const ScriptSource kStats;
 }  // namespace scripts
 

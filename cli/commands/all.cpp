@@ -29,6 +29,7 @@ void add_local(CommandSet& set);
 void add_local_status(CommandSet& set);
 void add_local_stop(CommandSet& set);
 void add_serve(CommandSet& set);
+void add_acl(CommandSet& set);
 void add_demo(CommandSet& set);
 void add_completion(CommandSet& set);
 void add_version(CommandSet& set);
@@ -59,6 +60,7 @@ void add_all_commands(CommandSet& set) {
     add_local_status(set);
     add_local_stop(set);
     add_serve(set);
+    add_acl(set);
     add_demo(set);
     add_completion(set);
     add_version(set);

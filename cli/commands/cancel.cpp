@@ -19,7 +19,7 @@ struct CancelArgs {
 
 int cancel(const CancelArgs& a, const Invocation& invocation) {
     validate_message_id(a.id);
-    Session session(invocation.redis);
+    Session session(invocation);
     Queue queue = session.queue(a.queue);
     session.connect();
     const CancelResult r = queue.cancel(a.id);

@@ -68,7 +68,7 @@ int consume(const ConsumeArgs& a, const Invocation& invocation) {
         validate_consumer_options({.visibility_timeout = *visibility});
     }
 
-    Session session(invocation.redis);
+    Session session(invocation);
     Leases leases = session.leases(a.queue);
     if (!trailing.given) {
         PrintOptions print{.format = a.raw ? PrintFormat::kRaw : PrintFormat::kJson,

@@ -17,7 +17,7 @@ struct DeadListArgs {
 };
 
 int list(const DeadListArgs& a, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const TimePoint now = admin.stats().now;

@@ -197,7 +197,7 @@ void clean_up(Queue& queue, QueueAdmin& admin, const std::vector<Order>& orders)
 
 int demo(const DemoArgs& a, const Invocation& invocation) {
     std::mt19937 rng(a.seed_opt->count() > 0 ? a.seed : std::random_device{}());
-    Session session(invocation.redis);
+    Session session(invocation);
     char suffix[16];
     std::snprintf(suffix, sizeof suffix, "%08x", static_cast<unsigned>(rng()));
     const std::string name = std::string("demo-orders-") + suffix;

@@ -30,7 +30,7 @@ std::vector<State> states_of(const std::string& text) {
 
 int peek(const PeekArgs& a, const Invocation& invocation) {
     const std::vector<State> states = states_of(a.state);
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const TimePoint now = admin.stats().now;

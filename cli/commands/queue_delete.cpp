@@ -35,7 +35,7 @@ int delete_queue(const DeleteArgs& a, const Invocation& invocation) {
         throw UsageError("deleting queue " + a.queue +
                          " asks for --yes when stdin is not a terminal; nothing was deleted");
     }
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     if (!a.yes && !confirmed(a.queue, admin.stats())) {

@@ -18,7 +18,7 @@ struct InfoArgs {
 };
 
 int info(const InfoArgs& a, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const QueueSettings settings = admin.settings();

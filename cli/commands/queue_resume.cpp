@@ -19,7 +19,7 @@ void add_queue_resume(CommandSet& set) {
 Examples:
   delayq queue resume orders)"},
                 [queue](const Invocation& invocation) {
-                    Session session(invocation.redis);
+                    Session session(invocation);
                     QueueAdmin admin = session.admin(*queue);
                     session.connect();
                     admin.resume();

@@ -39,7 +39,7 @@ int set_settings(const SetArgs& a, const Invocation& invocation) {
     if (!backoff && !update.max_attempts && !update.dead_max_count && !update.dead_max_age) {
         throw UsageError("nothing to set: give at least one setting (see --help)");
     }
-    Session session(invocation.redis);
+    Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     if (backoff) {

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "command_set.hpp"
 #include "errors.hpp"
@@ -14,12 +15,21 @@ namespace delayq::cli {
 namespace {
 
 int queues(bool json, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     session.connect();
     Table table({"QUEUE", "SCHEDULED", "READY", "IN_FLIGHT", "DEAD", "NEXT_DUE"});
     Json all = Json::array();
+    std::size_t hidden = 0;
     for (const auto& name : session.client().queues()) {
-        const QueueStats s = session.admin(name).stats();
+        // SCAN shows an ACL user every queue's name, not only those it may read.
+        std::optional<QueueStats> readable;
+        try {
+            readable = session.admin(name).stats();
+        } catch (const PermissionError&) {
+            ++hidden;
+            continue;
+        }
+        const QueueStats& s = *readable;
         if (json) {
             all.push_back(stats_json(name, s));
             continue;
@@ -27,6 +37,10 @@ int queues(bool json, const Invocation& invocation) {
         table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),
                    std::to_string(s.in_flight), std::to_string(s.dead),
                    s.next_due ? relative_time(*s.next_due, s.now) : "-"});
+    }
+    if (hidden > 0) {
+        std::fprintf(stderr, "delayq: %zu queue(s) not shown: this Redis user may not read them\n",
+                     hidden);
     }
     if (json) {
         std::printf("%s\n", to_line(all).c_str());

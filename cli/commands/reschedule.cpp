@@ -31,7 +31,7 @@ int reschedule(const RescheduleArgs& a, const Invocation& invocation) {
     if (a.delay_opt->count() > 0) delay = duration_arg(a.delay);
     if (a.at_opt->count() > 0) at = time_arg(a.at);
     validate_message_id(a.id);
-    Session session(invocation.redis);
+    Session session(invocation);
     Queue queue = session.queue(a.queue);
     session.connect();
     const RescheduleResult r = at ? queue.reschedule_at(a.id, *at) : queue.reschedule(a.id, *delay);

@@ -51,7 +51,7 @@ SendOptions options_from(const SendArgs& a) {
 
 int send_one(const SendArgs& a, const Invocation& invocation) {
     SendOptions options = options_from(a);
-    Session session(invocation.redis);
+    Session session(invocation);
     Queue queue = session.queue(a.queue);
     Message message;
     if (a.payload_opt->count() > 0) {
@@ -82,7 +82,7 @@ int send_file(const SendArgs& a, const Invocation& invocation) {
         throw UsageError("--id cannot be used with --file: give each line an \"id\" instead");
     }
     SendOptions defaults = options_from(a);
-    Session session(invocation.redis);
+    Session session(invocation);
     Queue queue = session.queue(a.queue);
     const std::string input = read_input(a.file);
     std::vector<MessageLine> lines = parse_message_lines(input, defaults, QueueOptions{});

@@ -75,8 +75,9 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     }
     if (!a.tls_cert.empty()) config.tls = server::http::TlsFiles{a.tls_cert, a.tls_key};
 
-    Session session(invocation.redis);
+    Session session(invocation);
     config.redis_url = session.url();
+    config.client = session.client_options();
     session.client();  // checks the URL's syntax
     // The managed local server is started now; any other Redis may come later (GET /readyz
     // says when it answers).
@@ -95,9 +96,11 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
         throw UsageError(std::string("--auth-file: ") + e.what());
     }
     service->start();
-    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s, %s)\n", host.c_str(),
+    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s, %s), Redis %s
+", host.c_str(),
                  static_cast<unsigned>(service->port()), service->tls() ? "HTTPS" : "plain HTTP",
-                 a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file");
+                 a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file",
+                 masked_url(session.url()).c_str());
 
     int sig = 0;
     while (true) {

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "command_set.hpp"
 #include "errors.hpp"
@@ -45,7 +46,7 @@ void print_stats(const std::string& name, const QueueStats& s) {
 }
 
 int stats(const StatsArgs& a, const Invocation& invocation) {
-    Session session(invocation.redis);
+    Session session(invocation);
     std::vector<std::string> names;
     if (!a.queue.empty()) {
         session.admin(a.queue);  // checks the name before connecting
@@ -54,18 +55,33 @@ int stats(const StatsArgs& a, const Invocation& invocation) {
     session.connect();
     if (a.queue.empty()) names = session.client().queues();
     Json all = Json::array();
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        const QueueStats s = session.admin(names[i]).stats();
-        if (a.json) {
-            all.push_back(stats_json(names[i], s));
-        } else {
-            if (i > 0) std::printf("\n");
-            print_stats(names[i], s);
+    std::size_t shown = 0;
+    std::size_t hidden = 0;
+    for (const auto& name : names) {
+        std::optional<QueueStats> readable;
+        try {
+            readable = session.admin(name).stats();
+        } catch (const PermissionError&) {
+            // SCAN shows an ACL user every queue's name, not only those it may read.
+            if (!a.queue.empty()) throw;
+            ++hidden;
+            continue;
         }
+        if (a.json) {
+            all.push_back(stats_json(name, *readable));
+        } else {
+            if (shown > 0) std::printf("\n");
+            print_stats(name, *readable);
+        }
+        ++shown;
+    }
+    if (hidden > 0) {
+        std::fprintf(stderr, "delayq: %zu queue(s) not shown: this Redis user may not read them\n",
+                     hidden);
     }
     if (a.json) {
         std::printf("%s\n", to_line(a.queue.empty() ? all : all.at(0)).c_str());
-    } else if (names.empty()) {
+    } else if (shown == 0) {
         std::printf("no queues\n");
     }
     return kExitOk;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 
 namespace delayq {
 
@@ -35,6 +36,20 @@ class TimeoutError : public ConnectionError {
 class ServerError : public Error {
   public:
     using Error::Error;
+};
+
+// Redis refused a command for want of permission: the ACL user may not run it, or not on these
+// keys or channels (`delayq acl` prints what each role needs). The text names the command.
+// Nothing was written.
+class PermissionError : public ServerError {
+  public:
+    PermissionError(std::string command, const std::string& what)
+        : ServerError(what), command_(std::move(command)) {}
+    // The command Redis refused, as sent: "EVALSHA", "SCAN", "SSUBSCRIBE"...
+    const std::string& command() const { return command_; }
+
+  private:
+    std::string command_;
 };
 
 // Redis is at maxmemory and refused a write. A send is refused whole: nothing was written.

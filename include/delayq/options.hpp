@@ -10,13 +10,40 @@
 
 namespace delayq {
 
+// TLS to Redis, used with a rediss:// URL (with any other URL, setting any of it is an
+// InvalidArgument, so that a missing "s" cannot silently turn TLS off). The files are PEM and are
+// read when the Client is made: an unreadable or mismatched one is an InvalidArgument then.
+struct TlsOptions {
+    // The CA certificates the server's certificate must chain to. Empty: the system's trusted CAs.
+    std::string ca_file{};
+    // A client certificate (and its chain) for mutual TLS, with its private key; one without the
+    // other is an InvalidArgument.
+    std::string cert_file{};
+    std::string key_file{};
+    // The name the server's certificate must carry, also sent as SNI. Empty: the URL's host.
+    std::string server_name{};
+    // Accept any server certificate and name: anyone on the network path can then read and
+    // change the messages. For tests only; logged as a warning.
+    bool insecure_skip_verify = false;
+
+    bool any_set() const {
+        return !ca_file.empty() || !cert_file.empty() || !key_file.empty() ||
+               !server_name.empty() || insecure_skip_verify;
+    }
+};
+
 struct ClientOptions {
     Duration connect_timeout = std::chrono::seconds(2);
     Duration command_timeout = std::chrono::seconds(2);
+    TlsOptions tls{};           // for a rediss:// URL
     std::size_t pool_size = 4;  // idle connections kept for producers and inspection
     // A maxmemory-policy other than noeviction can evict a queue's keys, which loses messages.
     // delayq always logs a warning; with this set it refuses to run (ConfigurationError).
     bool refuse_evicting_server = false;
+    // The Redis password, kept out of the URL (and so out of command lines and logs): it
+    // replaces a password the URL has, and a URL with user info but no colon (redis://alice@host)
+    // then names the ACL user. Empty is an InvalidArgument (an unset variable, most likely).
+    std::optional<std::string> password{};
 };
 
 // What a producer's handle checks before sending. How the queue behaves (default max attempts,

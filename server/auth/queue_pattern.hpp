@@ -1,26 +1,10 @@
 #pragma once
 
-#include <optional>
-#include <string>
-#include <string_view>
+#include <delayq/queue_pattern.hpp>
 
 namespace delayq::server {
 
-// The queues a token may touch: an exact queue name, a prefix ending in `*` (`billing-*`), or
-// `*` for all; `\*` is a literal star and `\\` a literal backslash, anywhere.
-class QueuePattern {
-  public:
-    // nullopt when the text is empty, ends in a lone backslash, escapes anything but `*` or `\`,
-    // or has an unescaped `*` before its end.
-    static std::optional<QueuePattern> parse(std::string_view text);
-
-    bool matches(std::string_view queue) const;
-    const std::string& text() const { return text_; }
-
-  private:
-    std::string text_;     // as written, for listing
-    std::string literal_;  // the name, or the prefix, unescaped
-    bool prefix_ = false;  // ends in an unescaped `*`
-};
+// The library's pattern: tokens and `delayq acl` read queue patterns the same way.
+using QueuePattern = delayq::QueuePattern;
 
 }  // namespace delayq::server

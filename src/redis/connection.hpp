@@ -9,7 +9,7 @@
 #include "redis/reply.hpp"
 #include "redis/url.hpp"
 
-struct redisContext;  // hiredis: its header stays inside connection.cpp
+struct redisReader;  // hiredis: its header stays inside connection.cpp
 
 namespace delayq::detail {
 
@@ -18,17 +18,21 @@ struct Timeouts {
     Duration command{2000};
 };
 
-// One synchronous connection to Redis: RAII over a hiredis context. Not thread-safe. After an
-// I/O error or a timeout the connection is broken (the reply stream can no longer be trusted)
-// and must be discarded. The only file that talks to hiredis's network API.
+class TlsContext;
+class Transport;
+
+// One synchronous connection to Redis: commands formatted and replies parsed by hiredis, bytes
+// carried by a Transport (TCP, unix socket, or TLS over TCP), so that every kind shares all of
+// what is here. Not thread-safe. After an I/O error or a timeout the connection is broken (the
+// reply stream can no longer be trusted) and must be discarded.
 class Connection {
   public:
-    // Connects, authenticates and selects the database. Throws ConnectionError, TimeoutError or
-    // ServerError (bad password, bad db).
-    Connection(const Endpoint& endpoint, Timeouts timeouts);
-    ~Connection() = default;
-    Connection(Connection&& other) noexcept = default;
-    Connection& operator=(Connection&& other) noexcept = default;
+    // Connects (with TLS for a rediss:// endpoint, which needs `tls`), authenticates and selects
+    // the database. Throws ConnectionError, TimeoutError or ServerError (bad password, bad db).
+    Connection(const Endpoint& endpoint, Timeouts timeouts, const TlsContext* tls = nullptr);
+    ~Connection();
+    Connection(Connection&& other) noexcept;
+    Connection& operator=(Connection&& other) noexcept;
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
@@ -51,15 +55,26 @@ class Connection {
     bool broken();
 
   private:
-    struct ContextDeleter {
-        void operator()(redisContext* ctx) const;
+    struct ReaderDeleter {
+        void operator()(redisReader* reader) const;
     };
 
     void handshake(const Endpoint& endpoint);
-    [[noreturn]] void fail(std::string_view during);
+    void check_usable() const;
+    // Feeds what the transport has (waiting up to `wait`) to the reader: false when nothing
+    // came in time. Throws as fail() does.
+    bool receive(Duration wait, std::string_view during);
+    std::optional<Reply> parsed();
+    [[noreturn]] void fail(std::string_view during, const std::string& why, bool timed_out);
+
     // Null once moved from: broken() then says so and every call throws.
-    std::unique_ptr<redisContext, ContextDeleter> ctx_;
+    std::unique_ptr<Transport> transport_;
+    std::unique_ptr<redisReader, ReaderDeleter> reader_;
+    std::string pending_;  // formatted commands not yet sent
+    Timeouts timeouts_;
     bool broken_ = false;
+    bool replied_ = false;  // a reply came: the server speaks RESP on this connection
+    bool plain_tcp_ = false;
     std::string where_;
 };
 

@@ -1,6 +1,7 @@
 #include "redis/script.hpp"
 
 #include "delayq/error.hpp"
+#include "redis/permission.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -20,6 +21,16 @@ std::vector<std::string_view> eval_argv(std::string_view command, std::string_vi
     return argv;
 }
 
+// The _RO variants for read-only scripts: a read-only ACL user may run them (delayq acl's
+// reader role), and Redis refuses any write they would attempt.
+std::string_view evalsha_command(const ScriptSource& script) {
+    return script.read_only ? "EVALSHA_RO" : "EVALSHA";
+}
+
+std::string_view eval_command(const ScriptSource& script) {
+    return script.read_only ? "EVAL_RO" : "EVAL";
+}
+
 }  // namespace
 
 bool is_noscript(const Reply& reply) {
@@ -29,18 +40,21 @@ bool is_noscript(const Reply& reply) {
 void append_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
                    const ScriptArgs& args) {
     const std::string numkeys = std::to_string(keys.size());
-    conn.append(eval_argv("EVALSHA", script.sha1, numkeys, keys, args));
+    conn.append(eval_argv(evalsha_command(script), script.sha1, numkeys, keys, args));
 }
 
 Reply script_reply(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
                    const ScriptArgs& args, Reply reply) {
+    std::string_view command = evalsha_command(script);
     if (is_noscript(reply)) {
         // EVAL runs and caches the script in one command. SCRIPT LOAD then EVALSHA again would
         // fail whenever another client's SCRIPT FLUSH fell between the two.
         const std::string numkeys = std::to_string(keys.size());
-        reply = conn.command(eval_argv("EVAL", script.source, numkeys, keys, args));
+        command = eval_command(script);
+        reply = conn.command(eval_argv(command, script.source, numkeys, keys, args));
     }
     if (!reply.is_error()) return reply;
+    check_permission(reply, command, std::string("delayq script ") + script.name);
     const std::string& e = reply.str;
     if (e.starts_with("OOM")) {
         throw OutOfMemoryError(std::string("Redis is out of memory (maxmemory reached); ") +

@@ -9,7 +9,7 @@ namespace {
 
 [[noreturn]] void fail(std::string_view why) {
     throw InvalidArgument("invalid Redis URL: " + std::string(why) +
-                          " (expected redis://[user:password@]host[:port][/db] or "
+                          " (expected redis[s]://[user:password@]host[:port][/db] or "
                           "unix:///path/to/socket[?db=N])");
 }
 
@@ -63,8 +63,16 @@ Endpoint parse_url(std::string_view url) {
         ep.unix_path = std::string(rest);
         return ep;
     }
-    if (!url.starts_with(kRedis)) fail("unknown scheme");
-    std::string_view rest = url.substr(kRedis.size());
+    constexpr std::string_view kRedisTls = "rediss://";
+    std::string_view rest;
+    if (url.starts_with(kRedis)) {
+        rest = url.substr(kRedis.size());
+    } else if (url.starts_with(kRedisTls)) {
+        rest = url.substr(kRedisTls.size());
+        ep.tls = true;
+    } else {
+        fail("unknown scheme");
+    }
     if (auto slash = rest.find('/'); slash != std::string_view::npos) {
         std::string_view db = rest.substr(slash + 1);
         rest = rest.substr(0, slash);

@@ -13,13 +13,14 @@ struct Endpoint {
     std::string user;
     std::string password;
     int db = 0;
+    bool tls = false;  // rediss://
 
     // host:port or the socket path, never the password.
     std::string describe() const;
 };
 
-// redis://[[user]:password@]host[:port][/db] or unix:///path/to/socket[?db=N]; user and password
-// may be percent-encoded. Throws InvalidArgument.
+// redis://[[user]:password@]host[:port][/db] (rediss:// for TLS) or
+// unix:///path/to/socket[?db=N]; user and password may be percent-encoded. Throws InvalidArgument.
 Endpoint parse_url(std::string_view url);
 
 }  // namespace delayq::detail

@@ -5,6 +5,7 @@
 
 #include "delayq/error.hpp"
 #include "keys.hpp"
+#include "redis/permission.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -20,6 +21,7 @@ std::optional<std::int64_t> to_int(const std::string& text) {
 
 // TIME answers seconds and microseconds.
 TimePoint parse_time(const Reply& reply) {
+    check_permission(reply, "TIME");
     if (reply.is_error()) throw ServerError("TIME failed: " + reply.str);
     const auto seconds = to_int(reply.at(0).as_string());
     const auto micros = to_int(reply.at(1).as_string());
@@ -37,6 +39,7 @@ void WakeSubscriber::listen() {
     clock_.set_offset(parse_time(time), std::chrono::steady_clock::now());
     conn.append(std::initializer_list<std::string_view>{"SSUBSCRIBE", channel});
     const Reply confirm = conn.read();
+    check_permission(confirm, "SSUBSCRIBE");
     if (confirm.is_error()) throw ServerError("SSUBSCRIBE failed: " + confirm.str);
     subscriptions_.fetch_add(1, std::memory_order_relaxed);
     failures_ = 0;

@@ -71,10 +71,11 @@ class RedisTest : public ::testing::Test {
   protected:
     void SetUp() override {
         server_ = std::make_unique<RedisServer>(server_options());
-        client_.emplace(server_->url());
+        client_.emplace(server_->url(), client_options());
     }
 
     virtual RedisServerOptions server_options() const { return {}; }
+    virtual ClientOptions client_options() const { return {}; }
 
     Client& client() { return *client_; }
     RedisServer& server() { return *server_; }

@@ -37,14 +37,11 @@ struct ReplyDeleter {
 };
 using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
 
-Context connect_tcp(int port, std::chrono::milliseconds timeout) {
+timeval to_timeval(std::chrono::milliseconds timeout) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
     tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
-    Context ctx(redisConnectWithTimeout("127.0.0.1", port, tv));
-    if (!ctx || ctx->err != 0) return nullptr;
-    redisSetTimeout(ctx.get(), tv);
-    return ctx;
+    return tv;
 }
 
 RawReply run(redisContext* ctx, const std::vector<std::string>& args) {
@@ -149,9 +146,19 @@ RedisServer::~RedisServer() {
     std::filesystem::remove_all(dir_, ec);
 }
 
+redisContext* RedisServer::connect_raw(std::chrono::milliseconds timeout) const {
+    const timeval tv = to_timeval(timeout);
+    Context ctx(options_.tls ? redisConnectUnixWithTimeout(unix_socket_path().c_str(), tv)
+                             : redisConnectWithTimeout("127.0.0.1", port_, tv));
+    if (!ctx || ctx->err != 0) return nullptr;
+    redisSetTimeout(ctx.get(), tv);
+    return ctx.release();
+}
+
 bool RedisServer::try_start() {
+    // A TLS server's only TCP port is its TLS port.
     std::vector<std::string> args = {"redis-server",
-                                     "--port",
+                                     options_.tls ? "--tls-port" : "--port",
                                      std::to_string(port_),
                                      "--bind",
                                      "127.0.0.1",
@@ -167,8 +174,13 @@ bool RedisServer::try_start() {
                                      "no",
                                      "--enable-debug-command",
                                      "local"};
-    if (options_.unix_socket) {
+    if (options_.unix_socket || options_.tls) {
         args.insert(args.end(), {"--unixsocket", unix_socket_path(), "--unixsocketperm", "700"});
+    }
+    if (const auto& tls = options_.tls) {
+        args.insert(args.end(), {"--port", "0", "--tls-cert-file", tls->cert_file, "--tls-key-file",
+                                 tls->key_file, "--tls-ca-cert-file", tls->ca_file,
+                                 "--tls-auth-clients", tls->require_client_cert ? "yes" : "no"});
     }
     if (!options_.password.empty()) {
         args.insert(args.end(), {"--requirepass", options_.password});
@@ -208,7 +220,7 @@ bool RedisServer::try_start() {
 }
 
 bool RedisServer::answers_ping() const {
-    Context ctx = connect_tcp(port_, 200ms);
+    Context ctx(connect_raw(200ms));
     if (!ctx) return false;
     try {
         if (!options_.password.empty()) {
@@ -271,7 +283,7 @@ void RedisServer::thaw() {
 std::string RedisServer::url(int db) const {
     // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false positive) about
     // "literal" + std::string in the bench's release build.
-    std::string out = "redis://127.0.0.1:";
+    std::string out = options_.tls ? "rediss://127.0.0.1:" : "redis://127.0.0.1:";
     out += std::to_string(port_);
     if (db >= 0) out.append("/").append(std::to_string(db));
     return out;
@@ -280,7 +292,7 @@ std::string RedisServer::url(int db) const {
 std::string RedisServer::unix_socket_path() const { return (dir_ / "redis.sock").string(); }
 
 RawReply RedisServer::command(const std::vector<std::string>& args, int db) const {
-    Context ctx = connect_tcp(port_, 5s);
+    Context ctx(connect_raw(5s));
     if (!ctx) throw std::runtime_error("cannot connect to redis on port " + std::to_string(port_));
     if (!options_.password.empty()) {
         const RawReply auth = run(ctx.get(), {"AUTH", options_.password});

@@ -2,13 +2,16 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 struct redisReply;  // hiredis
+struct redisContext;
 
 namespace delayq::test {
 
@@ -23,8 +26,18 @@ struct RawReply {
     bool is_error() const { return kind == Kind::kError; }
 };
 
+// A TLS-only server: its TCP port speaks TLS only, and the raw helper below talks to it over a
+// unix socket instead.
+struct RedisServerTls {
+    std::string cert_file;
+    std::string key_file;
+    std::string ca_file;  // what client certificates must chain to
+    bool require_client_cert = false;
+};
+
 struct RedisServerOptions {
     std::vector<std::string> extra_args{};
+    std::optional<RedisServerTls> tls{};
     bool unix_socket = false;
     std::string password{};   // requirepass; the raw helper authenticates with it
     bool appendonly = false;  // so that data survives restart()
@@ -56,9 +69,9 @@ class RedisServer {
 
     int port() const { return port_; }
     pid_t pid() const { return pid_; }
-    // redis://127.0.0.1:<port>, plus /<db> when db >= 0.
+    // redis://127.0.0.1:<port> (rediss:// for a TLS server), plus /<db> when db >= 0.
     std::string url(int db = -1) const;
-    // Only with RedisServerOptions::unix_socket.
+    // Only with RedisServerOptions::unix_socket or tls.
     std::string unix_socket_path() const;
     const std::filesystem::path& dir() const { return dir_; }
 
@@ -78,6 +91,8 @@ class RedisServer {
 
   private:
     bool try_start();
+    // For the raw helper: TCP, or the unix socket of a TLS-only server.
+    redisContext* connect_raw(std::chrono::milliseconds timeout) const;
     bool answers_ping() const;
 
     RedisServerOptions options_;

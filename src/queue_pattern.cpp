@@ -1,6 +1,6 @@
-#include "auth/queue_pattern.hpp"
+#include "delayq/queue_pattern.hpp"
 
-namespace delayq::server {
+namespace delayq {
 
 std::optional<QueuePattern> QueuePattern::parse(std::string_view text) {
     if (text.empty()) return std::nullopt;
@@ -29,4 +29,4 @@ bool QueuePattern::matches(std::string_view queue) const {
     return queue == literal_;
 }
 
-}  // namespace delayq::server
+}  // namespace delayq

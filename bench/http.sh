@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# HTTP benchmarks of `delayq serve` with wrk (Debian package wrk): Redis, the server and the load
+# generator on the same machine, with a token (an auth file) as in production.
+#   batch send   wrk -c8,  POST .../messages/batch of 1000 16-byte messages    (msg/s)
+#   lease + ack  wrk -c8,  lease up to 1000, ack them in one request, repeat   (acked msg/s)
+#   single send  wrk -c64, POST .../messages, one 16-byte message             (msg/s)
+# RUNS times each (a fresh Redis database for every run), then the median of each.
+# usage: bench/http.sh DELAYQ [RUNS [SECONDS]]     (defaults: 5 runs of 10 s)
+# e.g.:  bench/http.sh build-bench/cli/delayq
+# Long-poll lateness and idle long-polls: bench/http/longpoll.py (run by this script at the end).
+set -euo pipefail
+
+delayq=$(realpath "${1:?usage: bench/http.sh DELAYQ [RUNS [SECONDS]]}")
+runs=${2:-5}
+seconds=${3:-10}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+redis_port=$(free_port)
+http_port=$(free_port)
+serve_pid=
+cleanup() {
+    [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+    kill "$(cat "$tmp/redis.pid")" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
+    --daemonize yes --pidfile "$tmp/redis.pid" --logfile "$tmp/redis.log"
+until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
+export DELAYQ_REDIS_URL="redis://127.0.0.1:$redis_port"
+
+DELAYQ_TOKEN=$("$delayq" token new --name bench --scopes send,consume,read --queues '*' \
+    --auth-file "$tmp/auth")
+export DELAYQ_TOKEN
+# The access log (one line a request on stderr) is part of what the server does per request.
+"$delayq" serve --listen "127.0.0.1:$http_port" --auth-file "$tmp/auth" --max-connections 12000 \
+    2>"$tmp/serve.log" &
+serve_pid=$!
+until grep -q 'listening on' "$tmp/serve.log"; do sleep 0.05; done
+url="http://127.0.0.1:$http_port"
+
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# wrk's "Requests/sec:" line, failing the run on any non-2xx answer or socket error.
+requests_per_second() {
+    local out=$1
+    if grep -qE 'Non-2xx|Socket errors' <<<"$out"; then
+        echo "http.sh: errors in the run:" >&2
+        echo "$out" >&2
+        exit 1
+    fi
+    awk '/^Requests\/sec:/ {print $2}' <<<"$out"
+}
+
+batch=() lease=() single=()
+for ((r = 1; r <= runs; r++)); do
+    redis-cli -p "$redis_port" flushall >/dev/null
+    out=$(wrk -t2 -c8 -d"${seconds}s" -s "$here/http/batch.lua" "$url")
+    batch+=("$(awk -v r="$(requests_per_second "$out")" 'BEGIN {printf "%.0f", r * 1000}')")
+    echo "run $r: batch send ${batch[-1]} msg/s" >&2
+    out=$(wrk -t2 -c8 -d"${seconds}s" -s "$here/http/lease_ack.lua" "$url")
+    grep -q 'failed requests 0$' <<<"$out" || { echo "$out" >&2; exit 1; }
+    lease+=("$(sed -n 's/^acked [0-9]* in [0-9.]* s: \([0-9]*\) msg\/s.*/\1/p' <<<"$out")")
+    echo "run $r: lease + ack ${lease[-1]} msg/s ($(grep '^acked' <<<"$out"))" >&2
+    redis-cli -p "$redis_port" flushall >/dev/null
+    out=$(wrk -t2 -c64 -d"${seconds}s" -s "$here/http/send.lua" "$url")
+    single+=("$(requests_per_second "$out" | awk '{printf "%.0f", $1}')")
+    echo "run $r: single send ${single[-1]} msg/s" >&2
+done
+echo "single send, 64 connections: median $(printf '%s\n' "${single[@]}" | median) msg/s over $runs runs"
+echo "batch send (1000 a request), 8 connections: median $(printf '%s\n' "${batch[@]}" | median) msg/s"
+echo "lease + ack (up to 1000 a request), 8 connections: median $(printf '%s\n' "${lease[@]}" | median) msg/s"
+
+# Long-polls: lateness on a quiet server, then 10,000 idle ones held at once.
+redis-cli -p "$redis_port" flushall >/dev/null
+python3 "$here/http/longpoll.py" lateness "$url" --messages 5000 --rate 500
+python3 "$here/http/longpoll.py" idle "$url" --serve-pid "$serve_pid" --redis-port "$redis_port" \
+    --connections 10000 --window 30

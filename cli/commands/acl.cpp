@@ -1,0 +1,78 @@
+// delayq acl: the Redis ACL rules of a role, for an administrator to apply.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <delayq/acl.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_set.hpp"
+#include "errors.hpp"
+
+namespace delayq::cli {
+namespace {
+
+struct AclArgs {
+    std::string user;
+    std::string role;
+    std::vector<std::string> queues;
+};
+
+std::vector<QueuePattern> parse_patterns(const std::vector<std::string>& texts) {
+    std::vector<QueuePattern> out;
+    for (const auto& text : texts) {
+        const auto pattern = QueuePattern::parse(text);
+        if (!pattern) {
+            throw UsageError("bad queue pattern \"" + text +
+                             "\": a queue name, a prefix ending in * (billing-*), or *");
+        }
+        out.push_back(*pattern);
+    }
+    if (out.empty()) throw UsageError("--queues names at least one queue pattern");
+    return out;
+}
+
+int run(const AclArgs& a) {
+    const auto role = parse_acl_role(a.role);
+    if (!role) throw UsageError("--role must be reader, writer or admin, not \"" + a.role + "\"");
+    for (const auto& command : acl_commands(a.user, *role, parse_patterns(a.queues))) {
+        std::printf("%s\n", redis_cli_line(command).c_str());
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_acl(CommandSet& set) {
+    auto a = std::make_shared<AclArgs>();
+    CLI::App& cmd = set.add(
+        {.path = "acl",
+         .summary = "Print the Redis ACL SETUSER lines that give a user one role on some queues",
+         .details =
+             R"x(Contacts no Redis: the lines go to an administrator, or straight to redis-cli, which
+reads one command a line. Each role has every grant of the one before it:
+  reader  stats, peek, get, queues, waiting: read-only scripts (EVALSHA_RO) and
+          read-only keys, so Redis refuses it every write
+  writer  also send, consume, ack, nack, cancel, reschedule, queue settings, pause,
+          dead-letter requeue and purge: any script on those queues' keys
+  admin   also queue delete
+Redis cannot tell a producer from a consumer: whoever may run scripts on a queue's
+keys may run any of them (docs/security.md). The user is switched on; its passwords
+are left as they are (ACL SETUSER NAME >PASSWORD adds one). Running the lines again
+resets the user's commands, keys and channels to exactly these.
+
+Examples:
+  delayq acl --user shop --role writer --queues 'orders*'
+  delayq acl --user dash --role reader --queues '*' | redis-cli -u "$ADMIN_URL"
+  printf 'ACL SETUSER shop >%s\n' "$(cat shop.pass)" | redis-cli ...)x"},
+        [a](const Invocation&) { return run(*a); });
+    cmd.add_option("--user", a->user, "The Redis ACL user")->required()->type_name("NAME");
+    cmd.add_option("--role", a->role, "reader, writer or admin")->required()->type_name("ROLE");
+    cmd.add_option("--queues", a->queues,
+                   "Queue names, prefixes ending in *, or * (comma-separated), as for tokens")
+        ->required()
+        ->delimiter(',')
+        ->type_name("PATTERN,...");
+}
+
+}  // namespace delayq::cli

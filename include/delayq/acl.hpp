@@ -1,0 +1,43 @@
+#pragma once
+
+// The Redis ACL rules a delayq user needs (`delayq acl`): least privilege enforced by Redis.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "delayq/queue_pattern.hpp"
+
+namespace delayq {
+
+// Each role has every grant of the roles before it.
+enum class AclRole {
+    // Stats, peek, get, list, waiting for messages: read-only scripts (EVALSHA_RO), read-only
+    // key access, SCAN. Redis refuses it every write.
+    kReader,
+    // Also sends, consumes, acks, nacks, cancels, reschedules, settings, dead-letter requeue and
+    // purge: every script on the queues' keys. Redis cannot tell these apart (see
+    // docs/security.md).
+    kWriter,
+    // Also deleting a queue (its keys are unlinked).
+    kAdmin,
+};
+
+// "reader", "writer", "admin"; nullopt for anything else.
+std::optional<AclRole> parse_acl_role(std::string_view text);
+std::string_view to_string(AclRole role);
+
+// The ACL SETUSER commands, each as its arguments, that make `user` exactly `role` on `queues`:
+// the first resets the user's keys, channels, selectors and commands and grants the commands;
+// then one per pattern grants its keys and wake channel. Passwords are left as they are (add
+// them with `ACL SETUSER user >password`); the user is switched on. Throws InvalidArgument for
+// a user name that is empty, over 128 bytes, or not printable ASCII without spaces, for no
+// patterns, and for a pattern that names no valid queue name (or prefix of one).
+std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRole role,
+                                                   const std::vector<QueuePattern>& queues);
+
+// One command as a line redis-cli reads (from its standard input, say): arguments separated
+// by spaces, double-quoted where redis-cli would otherwise split or unescape them.
+std::string redis_cli_line(const std::vector<std::string>& argv);
+
+}  // namespace delayq
