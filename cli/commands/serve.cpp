@@ -96,8 +96,7 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
         throw UsageError(std::string("--auth-file: ") + e.what());
     }
     service->start();
-    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s, %s), Redis %s
-", host.c_str(),
+    std::fprintf(stderr, "delayq serve: listening on %s port %u (%s, %s), Redis %s\n", host.c_str(),
                  static_cast<unsigned>(service->port()), service->tls() ? "HTTPS" : "plain HTTP",
                  a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file",
                  masked_url(session.url()).c_str());
