@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "api/problem.hpp"
+#include "http/client_watch.hpp"
 
 // A request and its answer as the routes see them: plain values, with no Beast types beyond the
 // method, so that route code stays small and compiles fast.
@@ -29,6 +31,9 @@ struct HttpRequest {
     std::string remote;  // "address:port" of the client
     // The router's path parameters, percent-decoded: {"queue": "orders/eu"}.
     std::map<std::string, std::string, std::less<>> params;
+    // Tells a handler that holds the request for long that its client went away; null when no
+    // connection stands behind the request (unit tests).
+    std::shared_ptr<ClientWatch> client;
 
     // The first header of that name (lower case), or nullopt.
     std::optional<std::string_view> header(std::string_view lower_name) const;

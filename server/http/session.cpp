@@ -56,6 +56,9 @@ Stream make_stream(net::ip::tcp::socket socket, net::ssl::context* tls) {
     }
 }
 
+// What a watch reads at most: the start of a next request sent before its answer (pipelined).
+constexpr std::size_t kWatchBytes = 4096;
+
 Problem too_large() {
     return {413, "payload_too_large", "the request's head or body is larger than the server takes"};
 }
@@ -212,6 +215,12 @@ void BasicSession<Stream>::handle() {
     request.body = std::move(message.body());
     request.remote = remote_;
     bytes_in_ = request.body.size();
+    watch_ = std::make_shared<ClientWatch>([weak = this->weak_from_this()] {
+        if (auto self = weak.lock()) {
+            net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
+        }
+    });
+    request.client = watch_;
 
     // A handler may hold the connection for long (a long-poll): no timeout until it answers.
     tcp().expires_never();
@@ -228,8 +237,43 @@ void BasicSession<Stream>::handle() {
     }
 }
 
+// A read while the handler holds the request: it ends with an error when the client closes or
+// resets the connection (the handler is told, and hands back what it holds for the client), with
+// bytes when the client sends its next request early (kept for read_head), or cancelled once the
+// answer is written.
+template <class Stream>
+void BasicSession<Stream>::watch_client() {
+    if (watching_ || !watch_ || !watch_->armed()) return;
+    watching_ = true;
+    stream_.async_read_some(
+        buffer_.prepare(kWatchBytes),
+        [self = this->shared_from_this()](beast::error_code ec, std::size_t bytes) {
+            self->on_watch(ec, bytes);
+        });
+}
+
+template <class Stream>
+void BasicSession<Stream>::on_watch(beast::error_code ec, std::size_t bytes) {
+    watching_ = false;
+    if (!ec) buffer_.commit(bytes);
+    switch (std::exchange(after_watch_, AfterWatch::kNothing)) {
+        case AfterWatch::kRead:
+            return read_head();
+        case AfterWatch::kClose:
+            return close();
+        case AfterWatch::kNothing:
+            break;
+    }
+    if (!ec || ec == net::error::operation_aborted) return;
+    // The client went away before its answer: no answer will be written.
+    watch_->client_gone();
+    keep_alive_ = false;
+    tcp().close();
+}
+
 template <class Stream>
 void BasicSession<Stream>::answer(HttpResponse r) {
+    if (watch_) watch_->disarm();
     auto response = std::make_shared<bhttp::response<bhttp::string_body>>(
         static_cast<bhttp::status>(r.status), 11);
     response->set(bhttp::field::content_type, r.content_type);
@@ -262,6 +306,12 @@ void BasicSession<Stream>::answer_and_close(const Problem& problem) {
 
 template <class Stream>
 void BasicSession<Stream>::on_write(beast::error_code ec, bool close_after) {
+    if (watching_) {
+        // Only one read at a time: the watch ends first, then the connection goes on.
+        after_watch_ = ec || close_after ? AfterWatch::kClose : AfterWatch::kRead;
+        tcp().cancel();
+        return;
+    }
     if (ec || close_after) return close();
     read_head();
 }

@@ -55,6 +55,8 @@ class BasicSession final : public Session,
     void read_body();
     void on_body(boost::beast::error_code ec);
     void handle();
+    void watch_client();
+    void on_watch(boost::beast::error_code ec, std::size_t bytes);
     void answer(HttpResponse response);
     void answer_and_close(const Problem& problem);
     void on_write(boost::beast::error_code ec, bool close);
@@ -75,6 +77,12 @@ class BasicSession final : public Session,
     bool stopping_ = false;    // finish the request under way, then close
     bool keep_alive_ = false;
     bool drain_on_close_ = false;  // the client may still be sending: read it out first
+    // A handler holding the request asked to learn of the client's close: a read is pending
+    // until the client closes, sends its next request, or the answer is written.
+    std::shared_ptr<ClientWatch> watch_;
+    bool watching_ = false;
+    enum class AfterWatch { kNothing, kRead, kClose };
+    AfterWatch after_watch_ = AfterWatch::kNothing;  // the answer was written meanwhile
     // Of the request being handled, for the access log.
     std::string method_;
     std::string target_;

@@ -1,0 +1,42 @@
+#include "http/client_watch.hpp"
+
+namespace delayq::server::http {
+
+void ClientWatch::watch(std::function<void()> on_gone) {
+    {
+        std::lock_guard lock(mutex_);
+        if (disarmed_ || gone_ || on_gone_) return;
+        on_gone_ = std::move(on_gone);
+    }
+    begin_();
+}
+
+bool ClientWatch::gone() const {
+    std::lock_guard lock(mutex_);
+    return gone_;
+}
+
+void ClientWatch::disarm() {
+    std::function<void()> dropped;
+    std::lock_guard lock(mutex_);
+    disarmed_ = true;
+    dropped = std::move(on_gone_);  // whatever it holds goes now, not with the session
+}
+
+void ClientWatch::client_gone() {
+    std::function<void()> run;
+    {
+        std::lock_guard lock(mutex_);
+        if (disarmed_ || gone_) return;
+        gone_ = true;
+        run = std::move(on_gone_);
+    }
+    if (run) run();
+}
+
+bool ClientWatch::armed() const {
+    std::lock_guard lock(mutex_);
+    return !disarmed_ && !gone_ && on_gone_ != nullptr;
+}
+
+}  // namespace delayq::server::http
