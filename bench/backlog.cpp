@@ -43,8 +43,8 @@ void run_backlog(Context& ctx) {
             note("backlog: loading " + std::to_string(size - loaded) + " far-future messages");
             Window load(ctx.probe());
             double wall = send_batches(
-                ctx.url(), queue, size - loaded, 1000, s.batch_producers, far, {},
-                [&] { load.start(); }, [&] { load.stop(); });
+                ctx.url(), ctx.settings().client_options, queue, size - loaded, 1000,
+                s.batch_producers, far, {}, [&] { load.start(); }, [&] { load.stop(); });
             note("backlog: loaded at " +
                  std::to_string(static_cast<long long>(static_cast<double>(size - loaded) / wall)) +
                  " msgs/s, used_memory +" + std::to_string(load.memory_delta() / (1 << 20)) +

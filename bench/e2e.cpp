@@ -56,7 +56,7 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
             local_now_us() > due_local_us - static_cast<std::int64_t>(lead_s * 1e6);
 
         auto first = std::make_shared<FirstDelivery>();
-        Client client(ctx.url());
+        Client client(ctx.url(), ctx.settings().client_options);
         Consumer consumer(
             client.leases(queue),
             [first](const Delivery& d) -> Outcome {
@@ -126,10 +126,11 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
 Json measure_e2e_batched(Context& ctx, const std::string& queue, std::size_t n,
                          const ConsumerConfig& cfg) {
     const auto& s = ctx.settings();
-    return measure_e2e(
-        ctx, queue, n, cfg, static_cast<double>(n) / ctx.batch_rate, [&](TimePoint at) {
-            send_batches(ctx.url(), queue, n, 1000, s.batch_producers, SendOptions{.at = at});
-        });
+    return measure_e2e(ctx, queue, n, cfg, static_cast<double>(n) / ctx.batch_rate,
+                       [&](TimePoint at) {
+                           send_batches(ctx.url(), ctx.settings().client_options, queue, n, 1000,
+                                        s.batch_producers, SendOptions{.at = at});
+                       });
 }
 
 void run_e2e(Context& ctx) {

@@ -20,7 +20,7 @@ namespace delayq::bench {
 
 void warm_up(Context& ctx) {
     const std::string q = ctx.fresh_queue("warmup");
-    Client client(ctx.url());
+    Client client(ctx.url(), ctx.settings().client_options);
     client.queue(q).send(payload16(), SendOptions{.delay = std::chrono::hours(1)});
     ctx.probe().drop_queue(q);
 }
@@ -41,13 +41,14 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
     };
     double wall = 0;
     if (batch > 0) {
-        wall = send_batches(ctx.url(), queue, n, batch, producers, options, spread, start, stop);
+        wall = send_batches(ctx.url(), ctx.settings().client_options, queue, n, batch, producers,
+                            options, spread, start, stop);
     } else {
         std::vector<std::unique_ptr<Client>> clients(producers);
         std::vector<std::optional<Queue>> queues(producers);
         if (in_flight > 0) shared_queue = true;
         if (shared_queue) {
-            ClientOptions o;
+            ClientOptions o = ctx.settings().client_options;
             o.pool_size = producers;
             clients[0] = std::make_unique<Client>(ctx.url(), o);
             clients[0]->ping();
@@ -56,7 +57,7 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
         }
         auto setup = [&](std::size_t i) {
             if (shared_queue) return;
-            clients[i] = std::make_unique<Client>(ctx.url());
+            clients[i] = std::make_unique<Client>(ctx.url(), ctx.settings().client_options);
             clients[i]->ping();
             queues[i] = clients[i]->queue(queue);
         };

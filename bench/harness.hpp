@@ -158,6 +158,10 @@ struct Settings {
     int runs = 1;
     bool quick = false;
     std::string redis_url;
+    // --tls: our own redis-server speaks TLS only and every Client uses rediss:// (the probe
+    // its unix socket). With --redis rediss://..., --tls-ca names the CA.
+    bool tls = false;
+    ClientOptions client_options{};
     std::vector<std::size_t> sizes;
     std::size_t producers = 64;       // single enqueue
     std::size_t in_flight = 64;       // single enqueue through send_async, from one thread
@@ -247,8 +251,9 @@ double run_threads(std::size_t threads, const std::function<void(std::size_t)>& 
 
 // Sends n messages to `queue_name` in batches, from `producers` threads, each with its own
 // Client; every message gets `options`. Returns the wall seconds of the sending.
-double send_batches(const std::string& url, const std::string& queue_name, std::size_t n,
-                    std::size_t batch, std::size_t producers, const SendOptions& options,
+double send_batches(const std::string& url, const ClientOptions& client_options,
+                    const std::string& queue_name, std::size_t n, std::size_t batch,
+                    std::size_t producers, const SendOptions& options,
                     std::chrono::milliseconds spread = {}, const std::function<void()>& ready = {},
                     const std::function<void()>& done = {});
 

@@ -13,6 +13,7 @@
 #include "json_path.hpp"
 #include "modes.hpp"
 #include "support/redis_server.hpp"
+#include "support/test_certificates.hpp"
 
 namespace delayq::bench {
 namespace {
@@ -26,6 +27,9 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --runs R             repeat each measurement R times and report the median (default 1)
   --quick              tiny sizes: a smoke test of a few seconds
   --redis URL          use this server instead of starting one (keys are removed after use)
+  --tls                our own redis-server speaks TLS only (certificates made with openssl),
+                       and the library connects with rediss://; modes enqueue and e2e
+  --tls-ca FILE        with --redis rediss://...: the CA of the server's certificate
   --sizes LIST         backlog sizes, e.g. 0,1M,10M (k and M suffixes)
   --producers N        single-enqueue producer threads (default 64)
   --in-flight N        single_async enqueue: send_async calls outstanding from its one
@@ -95,6 +99,10 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.quick = true;
         } else if (a == "--redis") {
             s.redis_url = value();
+        } else if (a == "--tls") {
+            s.tls = true;
+        } else if (a == "--tls-ca") {
+            s.client_options.tls.ca_file = value();
         } else if (a == "--sizes") {
             for (const auto& x : split(value())) s.sizes.push_back(parse_count(x));
         } else if (a == "--producers") {
@@ -254,17 +262,29 @@ void print_table(std::ostream& out) {
     }
 }
 
-int run(const Settings& settings) {
+int run(Settings settings) {
     // Without --redis: a redis-server of our own (free loopback port, temporary directory, no
     // persistence, default hz), started by the same launcher the tests use.
+    std::unique_ptr<test::TestCertificates> certificates;
     std::unique_ptr<test::RedisServer> server;
     std::string url = settings.redis_url;
+    std::string probe_url = url;
     if (url.empty()) {
-        server = std::make_unique<test::RedisServer>();
+        test::RedisServerOptions options;
+        if (settings.tls) {
+            certificates = std::make_unique<test::TestCertificates>();
+            options.tls = test::RedisServerTls{.cert_file = certificates->server_cert(),
+                                               .key_file = certificates->server_key(),
+                                               .ca_file = certificates->ca()};
+            settings.client_options.tls.ca_file = certificates->ca();
+        }
+        server = std::make_unique<test::RedisServer>(options);
         url = server->url();
+        // The probe (plain hiredis) reads a TLS-only server through its unix socket.
+        probe_url = settings.tls ? "unix://" + server->unix_socket_path() : url;
         note("started redis-server on " + url);
     }
-    Probe probe(detail::parse_url(url));
+    Probe probe(detail::parse_url(probe_url));
     Context ctx(settings, url, probe);
     emit(Json{{"mode", "env"},
               {"variant", "machine"},
@@ -274,7 +294,8 @@ int run(const Settings& settings) {
               {"redis_pid", server ? server->pid() : 0},
               {"delayq_version", delayq::kVersion},
               {"quick", settings.quick},
-              {"runs", settings.runs}});
+              {"runs", settings.runs},
+              {"tls", url.starts_with("rediss:")}});
     for (const auto& mode : settings.modes) {
         if (mode == "enqueue") {
             run_enqueue(ctx);
@@ -307,7 +328,7 @@ int main(int argc, char** argv) {
     try {
         auto settings = delayq::bench::parse(argc, argv);
         if (!settings) return 0;
-        return delayq::bench::run(*settings);
+        return delayq::bench::run(std::move(*settings));
     } catch (const std::exception& e) {
         std::cerr << "delayq-bench: " << e.what() << std::endl;
         return 1;

@@ -19,7 +19,7 @@ Json measure_memory(Context& ctx, std::size_t n) {
     const std::int64_t clients = probe.connected_clients();
     window.set_memory_baseline(probe.used_memory());
     const double wall = send_batches(
-        ctx.url(), queue, n, 1000, ctx.settings().batch_producers,
+        ctx.url(), ctx.settings().client_options, queue, n, 1000, ctx.settings().batch_producers,
         SendOptions{.delay = std::chrono::hours(24 * 30)}, {}, [&] { window.start(); },
         [&] {
             probe.wait_clients_at_most(clients);

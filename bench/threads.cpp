@@ -72,14 +72,15 @@ double run_threads(std::size_t threads, const std::function<void(std::size_t)>& 
     return std::chrono::duration<double>(last - t0).count();
 }
 
-double send_batches(const std::string& url, const std::string& queue_name, std::size_t n,
-                    std::size_t batch, std::size_t producers, const SendOptions& options,
+double send_batches(const std::string& url, const ClientOptions& client_options,
+                    const std::string& queue_name, std::size_t n, std::size_t batch,
+                    std::size_t producers, const SendOptions& options,
                     std::chrono::milliseconds spread, const std::function<void()>& ready,
                     const std::function<void()>& done) {
     std::vector<std::unique_ptr<Client>> clients(producers);
     std::vector<std::vector<Message>> batches(producers);
     auto setup = [&](std::size_t i) {
-        clients[i] = std::make_unique<Client>(url);
+        clients[i] = std::make_unique<Client>(url, client_options);
         clients[i]->ping();
         batches[i].assign(batch, Message{payload16(), options});
         if (spread.count() > 0) {
