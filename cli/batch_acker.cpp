@@ -98,6 +98,8 @@ void BatchAcker::ack(const std::vector<Lease>& leases) {
             return;
         } catch (const ConfigurationError&) {
             throw;
+        } catch (const PermissionError&) {
+            throw;  // the Redis user's rights do not come back by trying again
         } catch (const Error& e) {
             if (SteadyClock::now() >= give_up) {
                 throw RuntimeFailure("could not ack " + std::to_string(leases.size()) +

@@ -83,6 +83,8 @@ std::size_t BatchPrinter::run() {
             failures = 0;
         } catch (const ConfigurationError&) {
             throw;
+        } catch (const PermissionError&) {
+            throw;  // the Redis user's rights do not come back by trying again
         } catch (const Error& e) {
             std::fprintf(stderr, "delayq: fetching from queue %s failed (%s); trying again\n",
                          leases_.name().c_str(), e.what());

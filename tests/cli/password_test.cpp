@@ -104,7 +104,9 @@ TEST_F(PasswordCliTest, NoOutputShowsThePassword) {
     };
     for (const auto& [args, options] : runs) {
         const CliResult r = cli(args, options);
-        if (args.back() != "--help") EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+        if (args.back() != "--help") {
+            EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+        }
         EXPECT_EQ(r.out.find(kSecret), std::string::npos) << args[0] << ": " << r.out;
         EXPECT_EQ(r.err.find(kSecret), std::string::npos) << args[0] << ": " << r.err;
     }
