@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cli/cli_runner.hpp"
+#include "server/support/serve_process.hpp"
 #include "server/support/service_fixture.hpp"
 #include "server/support/tls_files.hpp"
 #include "support/fixture.hpp"
@@ -100,8 +101,6 @@ TEST_F(HttpsTest, AnUnusableCertificateOrKeyIsRefusedNamingTheFile) {
     EXPECT_NE(refused(files.key, files.key).find("is not a PEM certificate"), std::string::npos);
 }
 
-std::string listen_arg(int port) { return "127.0.0.1:" + std::to_string(port); }
-
 TEST(ServeTlsProcessTest, OnlyOneTlsFlagOrAnUnreadableFileExits2SayingWhy) {
     RedisServer redis;
     const auto files = make_self_signed(redis.dir());
@@ -133,9 +132,7 @@ TEST(ServeTlsProcessTest, SighupRereadsTheCertificate) {
     const int port = free_port();
     CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
                       "--listen-tls-cert", first.cert, "--listen-tls-key", first.key});
-    ASSERT_TRUE(serve.await_output([](const std::string&, const std::string& err) {
-        return err.find("listening on") != std::string::npos;
-    }));
+    ASSERT_TRUE(await_listening(serve));
     const auto p = static_cast<std::uint16_t>(port);
     EXPECT_EQ(curl_https(p, first_ca, "GET", "/healthz").status, 200u);
 

@@ -1,5 +1,7 @@
 // The `delayq serve` binary itself: it serves, refuses to expose itself without auth, re-reads
 // its auth file on SIGHUP and stops gracefully on SIGTERM.
+#include "server/support/serve_process.hpp"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -17,22 +19,12 @@
 namespace delayq::test {
 namespace {
 
-std::string listen_arg(int port) { return "127.0.0.1:" + std::to_string(port); }
-
-bool listening(CliProcess& serve) {
-    return serve.await_output(
-        [](const std::string&, const std::string& err) {
-            return err.find("listening on") != std::string::npos;
-        },
-        std::chrono::seconds(60));
-}
-
 TEST(ServeProcessTest, ServesThenStopsGracefullyOnSigterm) {
     RedisServer redis;
     const int port = free_port();
     CliProcess serve(
         {"serve", "--listen", listen_arg(port), "--redis", redis.url(), "--io-threads", "1"});
-    ASSERT_TRUE(listening(serve));
+    ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     const HttpResult r = http.post("/v1/queues/q/messages", {{"payload", "over http"}});
     ASSERT_EQ(r.status, 201u) << r.body;
@@ -63,7 +55,7 @@ TEST(ServeProcessTest, SighupRereadsTheAuthFile) {
     const int port = free_port();
     CliProcess serve(
         {"serve", "--listen", listen_arg(port), "--redis", redis.url(), "--auth-file", file});
-    ASSERT_TRUE(listening(serve));
+    ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     EXPECT_EQ(http.post("/v1/queues/q/messages", {{"payload", "a"}}, first).status, 201u);
 

@@ -7,6 +7,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "server/support/http_client.hpp"
+#include "server/support/serve_process.hpp"
 #include "support/redis_server.hpp"
 #include "support/test_certificates.hpp"
 
@@ -19,12 +20,10 @@ TEST(ServeRedisTlsTest, ServesOverTls) {
                                              .key_file = certificates.server_key(),
                                              .ca_file = certificates.ca()}});
     const int port = free_port();
-    CliProcess serve({"serve", "--listen", "127.0.0.1:" + std::to_string(port), "--redis",
-                      redis.url(), "--redis-tls-ca", certificates.ca(), "--io-threads", "1"},
+    CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
+                      "--redis-tls-ca", certificates.ca(), "--io-threads", "1"},
                      {.unset = {"DELAYQ_REDIS_TLS_CA", "DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY"}});
-    ASSERT_TRUE(serve.await_output([](const std::string&, const std::string& err) {
-        return err.find("listening on") != std::string::npos;
-    }));
+    ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     const HttpResult r = http.post("/v1/queues/q/messages", {{"payload", "over tls"}});
     ASSERT_EQ(r.status, 201u) << r.body;
@@ -39,12 +38,10 @@ TEST(ServeRedisTlsTest, UnverifiableRedisIsNotReady) {
                                              .key_file = certificates.server_key(),
                                              .ca_file = certificates.ca()}});
     const int port = free_port();
-    CliProcess serve({"serve", "--listen", "127.0.0.1:" + std::to_string(port), "--redis",
-                      redis.url(), "--redis-tls-ca", certificates.other_ca(), "--io-threads", "1"},
+    CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
+                      "--redis-tls-ca", certificates.other_ca(), "--io-threads", "1"},
                      {.unset = {"DELAYQ_REDIS_TLS_CA", "DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY"}});
-    ASSERT_TRUE(serve.await_output([](const std::string&, const std::string& err) {
-        return err.find("listening on") != std::string::npos;
-    }));
+    ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     EXPECT_EQ(http.get("/readyz").status, 503u);
     EXPECT_EQ(http.post("/v1/queues/q/messages", {{"payload", "x"}}).status, 503u);
