@@ -50,6 +50,18 @@ TEST_F(PasswordOptionTest, AUrlWithUserInfoButNoColonNamesTheUser) {
     expect_usable(c);
 }
 
+TEST_F(PasswordOptionTest, ARefusedSelectIsAPermissionErrorNamingIt) {
+    ASSERT_FALSE(add_acl_user(server(), "alice", "wonderland", {"-select"}).is_error());
+    Client c("redis://alice@" + base() + "/1", {.password = "wonderland"});
+    try {
+        c.ping();
+        FAIL() << "SELECT was not refused";
+    } catch (const PermissionError& e) {
+        EXPECT_EQ(e.command(), "SELECT");
+        EXPECT_EQ(std::string(e.what()).find("wonderland"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(PasswordOptionTest, EmptyPasswordIsInvalid) {
     EXPECT_THROW(Client("redis://" + base(), {.password = ""}), InvalidArgument);
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "delayq/error.hpp"
+#include "redis/permission.hpp"
 #include "redis/transport.hpp"
 
 namespace delayq::detail {
@@ -76,6 +77,7 @@ void Connection::handshake(const Endpoint& endpoint) {
     if (endpoint.db != 0) {
         std::string db = std::to_string(endpoint.db);
         Reply r = command({"SELECT", db});
+        check_permission(r, "SELECT", "database " + db);
         if (r.is_error()) throw ServerError("Redis at " + where_ + " refused SELECT: " + r.str);
     }
 }
