@@ -45,11 +45,11 @@ void send(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         // then (in send_async) the message against the queue's options.
         const Message m = parse_message(json_body(r));
         Queue queue = ctx.queues.get(r.param("queue"));
-        queue.send_async(m.payload, m.options,
-                         [reply](const std::exception_ptr& error, const SendResult& result) {
-                             reply(error ? http::problem_response(problem_from(error))
-                                         : send_answer(result));
-                         });
+        queue.send_async(
+            m.payload, m.options,
+            [reply](const std::exception_ptr& error, const SendResult& result) {
+                reply(error ? http::problem_response(problem_from(error)) : send_answer(result));
+            });
     } catch (...) {
         reply(http::problem_response(problem_from(std::current_exception())));
     }

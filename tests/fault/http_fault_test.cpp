@@ -68,10 +68,10 @@ class FaultHttp : public FaultTest {
 
     void start_http_consumer(const std::string& name, long long visibility_ms,
                              long long handler_sleep_ms, long long concurrency) {
-        start_http_worker(name, {"--role", "consumer", "--visibility-ms",
-                                 std::to_string(visibility_ms), "--handler-sleep-ms",
-                                 std::to_string(handler_sleep_ms), "--concurrency",
-                                 std::to_string(concurrency)});
+        start_http_worker(name,
+                          {"--role", "consumer", "--visibility-ms", std::to_string(visibility_ms),
+                           "--handler-sleep-ms", std::to_string(handler_sleep_ms), "--concurrency",
+                           std::to_string(concurrency)});
     }
 
   private:

@@ -111,17 +111,18 @@ int produce(const Args& args, HistoryWriter& history) {
         while (!g_stop.load()) {
             const std::optional<HttpResult> r = http.post(target, body);
             if (r && (r->status == 201 || r->status == 200)) {
-                history.write(to_line(SendEvent{
-                    name, id, r->json()["due_ms"].get<std::int64_t>(),
-                    r->status == 200 ? SendStatus::kDuplicate : SendStatus::kOk}));
+                history.write(to_line(
+                    SendEvent{name, id, r->json()["due_ms"].get<std::int64_t>(),
+                              r->status == 200 ? SendStatus::kDuplicate : SendStatus::kOk}));
                 break;
             }
             // No answer, or the server could not reach Redis: it may have been stored.
             const bool unknown = !r || r->status >= 500;
-            history.write(
-                to_line(SendEvent{name, id, 0, unknown ? SendStatus::kUnknown : SendStatus::kFailed}));
-            if (r) std::fprintf(stderr, "%s: send %s: %u %s\n", name.c_str(), id.c_str(), r->status,
-                                r->body.c_str());
+            history.write(to_line(
+                SendEvent{name, id, 0, unknown ? SendStatus::kUnknown : SendStatus::kFailed}));
+            if (r)
+                std::fprintf(stderr, "%s: send %s: %u %s\n", name.c_str(), id.c_str(), r->status,
+                             r->body.c_str());
             std::this_thread::sleep_for(50ms);
         }
         if (interval.count() > 0) std::this_thread::sleep_for(interval);
@@ -150,10 +151,9 @@ int consume(const Args& args, HistoryWriter& history) {
                 const std::string id = d["id"].get<std::string>();
                 const std::string lease = d["lease"].get<std::string>();
                 const std::uint64_t token = delayq::Lease::parse(lease).value().token();
-                history.write(to_line(DeliveryEvent{name, id, d["attempt"].get<int>(),
-                                                    d["due_ms"].get<std::int64_t>(),
-                                                    d["delivered_ms"].get<std::int64_t>(),
-                                                    visibility_ms, token}));
+                history.write(to_line(DeliveryEvent{
+                    name, id, d["attempt"].get<int>(), d["due_ms"].get<std::int64_t>(),
+                    d["delivered_ms"].get<std::int64_t>(), visibility_ms, token}));
                 std::this_thread::sleep_for(sleep);
                 // An ack without an answer may or may not have landed: the message then comes
                 // back (at least once), which the checker explains by the fault.
