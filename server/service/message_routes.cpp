@@ -39,7 +39,7 @@ http::HttpResponse send_answer(const SendResult& result) {
 // Not on the worker pool: parsing a message is cheap, and the send goes into the queue's send
 // line without blocking, where concurrent requests share script calls. The answer comes from
 // the line's thread.
-void send(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
+void send(RouteContext& ctx, const http::HttpRequest& r, const http::Reply& reply) {
     try {
         // Everything is checked before anything is written: the body, then the queue's name,
         // then (in send_async) the message against the queue's options.
@@ -47,6 +47,7 @@ void send(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         Queue queue = ctx.queues.get(r.param("queue"));
         queue.send_async(
             m.payload, m.options,
+            // A copy: should send_async refuse the message, the catch below still answers.
             [reply](const std::exception_ptr& error, const SendResult& result) {
                 reply(error ? http::problem_response(problem_from(error)) : send_answer(result));
             });
@@ -111,8 +112,8 @@ void add_message_routes(http::Router& router, RouteContext& context) {
         };
     const Access send_access = Access::queue(Scope::kSend);
     add_route(router, context, http::Verb::post, kMessages, send_access,
-              [ctx = &context](http::HttpRequest r, http::Reply reply) {
-                  send(*ctx, std::move(r), std::move(reply));
+              [ctx = &context](const http::HttpRequest& r, const http::Reply& reply) {
+                  send(*ctx, r, reply);
               });
     add_blocking_route(router, context, http::Verb::post, kBatch, send_access, bind(send_batch));
     add_blocking_route(router, context, http::Verb::get, kMessage, Access::queue(Scope::kRead),
