@@ -13,7 +13,7 @@ inline std::string listen_arg(int port) { return "127.0.0.1:" + std::to_string(p
 
 // Whether `serve` printed its "listening on" line (it serves from then on) within the deadline.
 inline bool await_listening(CliProcess& serve,
-                            std::chrono::milliseconds deadline = std::chrono::seconds(60)) {
+                            std::chrono::seconds deadline = std::chrono::seconds(60)) {
     return serve.await_output(
         [](const std::string&, const std::string& err) {
             return err.find("listening on") != std::string::npos;
