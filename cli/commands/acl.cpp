@@ -8,6 +8,7 @@
 
 #include "command_set.hpp"
 #include "errors.hpp"
+#include "queue_patterns.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -18,24 +19,10 @@ struct AclArgs {
     std::vector<std::string> queues;
 };
 
-std::vector<QueuePattern> parse_patterns(const std::vector<std::string>& texts) {
-    std::vector<QueuePattern> out;
-    for (const auto& text : texts) {
-        const auto pattern = QueuePattern::parse(text);
-        if (!pattern) {
-            throw UsageError("bad queue pattern \"" + text +
-                             "\": a queue name, a prefix ending in * (billing-*), or *");
-        }
-        out.push_back(*pattern);
-    }
-    if (out.empty()) throw UsageError("--queues names at least one queue pattern");
-    return out;
-}
-
 int run(const AclArgs& a) {
     const auto role = parse_acl_role(a.role);
     if (!role) throw UsageError("--role must be reader, writer or admin, not \"" + a.role + "\"");
-    for (const auto& command : acl_commands(a.user, *role, parse_patterns(a.queues))) {
+    for (const auto& command : acl_commands(a.user, *role, parse_queue_patterns(a.queues))) {
         std::printf("%s\n", redis_cli_line(command).c_str());
     }
     return kExitOk;

@@ -9,6 +9,7 @@
 
 #include "command_set.hpp"
 #include "errors.hpp"
+#include "queue_patterns.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -34,20 +35,6 @@ std::vector<server::Scope> parse_scopes(const std::vector<std::string>& names) {
     return out;
 }
 
-std::vector<server::QueuePattern> parse_patterns(const std::vector<std::string>& texts) {
-    std::vector<server::QueuePattern> out;
-    for (const auto& text : texts) {
-        const auto pattern = server::QueuePattern::parse(text);
-        if (!pattern) {
-            throw UsageError("bad queue pattern \"" + text +
-                             "\": a queue name, a prefix ending in * (billing-*), or *");
-        }
-        out.push_back(*pattern);
-    }
-    if (out.empty()) throw UsageError("--queues names at least one queue pattern");
-    return out;
-}
-
 void check_name(const std::string& name, const std::filesystem::path& file) {
     if (name.empty() || name.starts_with('#') ||
         name.find_first_of(" \t\r\n") != std::string::npos) {
@@ -70,7 +57,7 @@ void check_name(const std::string& name, const std::filesystem::path& file) {
 
 int run(const NewToken& t) {
     const auto scopes = parse_scopes(t.scopes);
-    const auto patterns = parse_patterns(t.queues);
+    const auto patterns = parse_queue_patterns(t.queues);
     check_name(t.name, t.auth_file);
     const std::string token = server::add_token(t.auth_file, t.name, scopes, patterns);
     // Alone on stdout, so that TOKEN=$(delayq token new ...) takes it whole.
