@@ -120,6 +120,29 @@ void FaultTest::kill_worker(const std::string& name) {
     record_fault(name[0] == 'p' ? "producer_kill" : "consumer_kill", name, now, now);
 }
 
+std::int64_t FaultTest::kill_and_restart_redis(int rounds) {
+    const auto unknown_sends = [](const History& h) {
+        std::size_t n = 0;
+        for (const auto& s : h.sends) n += s.status == SendStatus::kUnknown ? 1 : 0;
+        return n;
+    };
+    std::int64_t restarted_at = 0;
+    for (int round = 1; round <= rounds; ++round) {
+        EXPECT_TRUE(await_history([&](const History& h) {
+            return h.acks.size() >= static_cast<std::size_t>(40 * round);
+        }));
+        const std::size_t unknown_before = unknown_sends(history());
+        const std::int64_t killed_at = redis_now();
+        server().kill();
+        EXPECT_TRUE(
+            await_history([&](const History& h) { return unknown_sends(h) > unknown_before; }));
+        server().start();
+        restarted_at = redis_now();
+        record_fault("redis_kill", "", killed_at, restarted_at);
+    }
+    return restarted_at;
+}
+
 bool FaultTest::await_history(const std::function<bool(const History&)>& pred,
                               std::chrono::milliseconds deadline) const {
     const auto end = std::chrono::steady_clock::now() + deadline;

@@ -75,6 +75,10 @@ class FaultTest : public ::testing::Test {
                       std::int64_t end_ms);
     // kill -9 of a worker, recorded as consumer_kill (or producer_kill).
     void kill_worker(const std::string& name);
+    // `rounds` times: once 40 more acks are in the history, kill -9 of redis-server, a check
+    // that a producer's send then fails (its outcome unknown) rather than hangs, and a restart,
+    // recorded as redis_kill. Returns the Redis time of the last restart.
+    std::int64_t kill_and_restart_redis(int rounds);
 
     History history() const { return read_histories(dir_); }
     // Polls the merged history until pred holds; false at the deadline.

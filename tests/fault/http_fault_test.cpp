@@ -108,12 +108,6 @@ TEST_F(FaultHttp, ConsumerKilledMidLeaseLosesNothing) {
     }
 }
 
-std::size_t unknown_sends(const History& h) {
-    std::size_t n = 0;
-    for (const auto& s : h.sends) n += s.status == SendStatus::kUnknown ? 1 : 0;
-    return n;
-}
-
 TEST_F(FaultHttp, RedisKilledAndRestartedUnderHttpLoadLosesNothing) {
     ASSERT_NE(start_serve(), 0);
     const ProducerSpec producer{
@@ -123,21 +117,7 @@ TEST_F(FaultHttp, RedisKilledAndRestartedUnderHttpLoadLosesNothing) {
     start_http_consumer("h1", 1000, 10, 4);
     start_http_consumer("h2", 1000, 10, 4);
 
-    std::int64_t restarted_at = 0;
-    for (int round = 1; round <= 2; ++round) {
-        ASSERT_TRUE(await_history([&](const History& h) {
-            return h.acks.size() >= static_cast<std::size_t>(40 * round);
-        }));
-        const std::size_t unknown_before = unknown_sends(history());
-        const std::int64_t killed_at = redis_now();
-        server().kill();
-        // The service answers (503) rather than hangs while Redis is gone.
-        EXPECT_TRUE(
-            await_history([&](const History& h) { return unknown_sends(h) > unknown_before; }));
-        server().start();
-        restarted_at = redis_now();
-        record_fault("redis_kill", "", killed_at, restarted_at);
-    }
+    const std::int64_t restarted_at = kill_and_restart_redis(2);
 
     await_all_handled();
     const Report report = finish();

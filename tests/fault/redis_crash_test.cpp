@@ -8,12 +8,6 @@ namespace {
 
 class FaultRedisCrash : public FaultTest {};
 
-std::size_t unknown_sends(const History& h) {
-    std::size_t n = 0;
-    for (const auto& s : h.sends) n += s.status == SendStatus::kUnknown ? 1 : 0;
-    return n;
-}
-
 TEST_F(FaultRedisCrash, AcknowledgedSendsSurviveKillAndRestart) {
     const ProducerSpec producer{
         .count = 150, .delay_min_ms = 300, .delay_max_ms = 600, .interval_ms = 10};
@@ -23,21 +17,7 @@ TEST_F(FaultRedisCrash, AcknowledgedSendsSurviveKillAndRestart) {
     start_consumer("c1", consumer);
     start_consumer("c2", consumer);
 
-    std::int64_t restarted_at = 0;
-    for (int round = 1; round <= 2; ++round) {
-        ASSERT_TRUE(await_history([&](const History& h) {
-            return h.acks.size() >= static_cast<std::size_t>(40 * round);
-        }));
-        const std::size_t unknown_before = unknown_sends(history());
-        const std::int64_t killed_at = redis_now();
-        server().kill();
-        // A producer's send must fail (its outcome unknown) rather than hang while Redis is gone.
-        EXPECT_TRUE(
-            await_history([&](const History& h) { return unknown_sends(h) > unknown_before; }));
-        server().start();
-        restarted_at = redis_now();
-        record_fault("redis_kill", "", killed_at, restarted_at);
-    }
+    const std::int64_t restarted_at = kill_and_restart_redis(2);
 
     await_all_handled();
     const Report report = finish();
