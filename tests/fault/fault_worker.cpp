@@ -27,6 +27,7 @@
 
 #include "delayq/delayq.hpp"
 #include "fault/history.hpp"
+#include "fault/worker_args.hpp"
 
 namespace {
 
@@ -37,56 +38,22 @@ using delayq::fault::DeliveryEvent;
 using delayq::fault::HistoryWriter;
 using delayq::fault::SendEvent;
 using delayq::fault::SendStatus;
+using delayq::fault::WorkerArgs;
 
 std::atomic<bool> g_stop{false};
 
 extern "C" void on_term(int) { g_stop.store(true); }
 
-class Args {
-  public:
-    Args(int argc, char** argv) {
-        for (int i = 1; i < argc; ++i) {
-            std::string key = argv[i];
-            if (key.rfind("--", 0) != 0) throw std::invalid_argument("unexpected " + key);
-            key = key.substr(2);
-            if (key == "manual-ack") {
-                values_[key] = "1";
-            } else if (i + 1 < argc) {
-                values_[key] = argv[++i];
-            } else {
-                throw std::invalid_argument("--" + key + " needs a value");
-            }
-        }
-    }
-
-    std::string text(const std::string& key, const std::string& fallback = "") const {
-        const auto it = values_.find(key);
-        if (it != values_.end()) return it->second;
-        if (fallback.empty()) throw std::invalid_argument("--" + key + " is required");
-        return fallback;
-    }
-
-    long long number(const std::string& key, long long fallback) const {
-        const auto it = values_.find(key);
-        return it == values_.end() ? fallback : std::stoll(it->second);
-    }
-
-    bool flag(const std::string& key) const { return values_.count(key) != 0; }
-
-  private:
-    std::map<std::string, std::string> values_;
-};
-
 std::int64_t unix_ms(delayq::TimePoint t) { return t.time_since_epoch().count(); }
 
-delayq::Client make_client(const Args& args) {
+delayq::Client make_client(const WorkerArgs& args) {
     delayq::ClientOptions options;
     options.command_timeout = std::chrono::milliseconds(args.number("command-timeout-ms", 500));
     options.connect_timeout = std::chrono::milliseconds(args.number("connect-timeout-ms", 500));
     return delayq::Client(args.text("redis"), options);
 }
 
-int produce(const Args& args, HistoryWriter& history) {
+int produce(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
     delayq::Queue queue = client.queue(args.text("queue"));
@@ -130,7 +97,7 @@ DeliveryEvent delivery_event(const std::string& name, const delayq::Delivery& d,
         visibility_ms, d.lease().token()};
 }
 
-int consume(const Args& args, HistoryWriter& history) {
+int consume(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
     delayq::Leases leases = client.leases(args.text("queue"));
@@ -167,7 +134,7 @@ int consume(const Args& args, HistoryWriter& history) {
 }
 
 // Fetch, sleep, ack, one message at a time per thread, recording each ack's answer.
-int consume_manually(const Args& args, HistoryWriter& history) {
+int consume_manually(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
     delayq::Leases leases = client.leases(args.text("queue"));
@@ -209,7 +176,7 @@ int consume_manually(const Args& args, HistoryWriter& history) {
 
 int main(int argc, char** argv) {
     try {
-        const Args args(argc, argv);
+        const WorkerArgs args(argc, argv);
         HistoryWriter history(args.text("history"));
         const std::string role = args.text("role");
         // What this process's wall clock says (a test checks that faketime shifted it).

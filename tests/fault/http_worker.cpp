@@ -28,6 +28,7 @@
 
 #include "delayq/delayq.hpp"
 #include "fault/history.hpp"
+#include "fault/worker_args.hpp"
 #include "server/support/http_client.hpp"
 
 namespace {
@@ -39,6 +40,7 @@ using delayq::fault::DeliveryEvent;
 using delayq::fault::HistoryWriter;
 using delayq::fault::SendEvent;
 using delayq::fault::SendStatus;
+using delayq::fault::WorkerArgs;
 using delayq::test::HttpClient;
 using delayq::test::HttpResult;
 using nlohmann::json;
@@ -46,30 +48,6 @@ using nlohmann::json;
 std::atomic<bool> g_stop{false};
 
 extern "C" void on_term(int) { g_stop.store(true); }
-
-std::map<std::string, std::string> parse_args(int argc, char** argv) {
-    std::map<std::string, std::string> out;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        if (key.rfind("--", 0) != 0) throw std::invalid_argument("unexpected " + key);
-        out[key.substr(2)] = argv[i + 1];
-    }
-    return out;
-}
-
-struct Args {
-    std::map<std::string, std::string> values;
-
-    std::string text(const std::string& key) const {
-        const auto it = values.find(key);
-        if (it == values.end()) throw std::invalid_argument("--" + key + " is required");
-        return it->second;
-    }
-    long long number(const std::string& key, long long fallback) const {
-        const auto it = values.find(key);
-        return it == values.end() ? fallback : std::stoll(it->second);
-    }
-};
 
 // One kept-alive connection, opened again after the server closed it or failed.
 class Connection {
@@ -95,7 +73,7 @@ class Connection {
     std::unique_ptr<HttpClient> client_;
 };
 
-int produce(const Args& args, HistoryWriter& history) {
+int produce(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     const std::string target = "/v1/queues/" + args.text("queue") + "/messages";
     Connection http(static_cast<std::uint16_t>(args.number("port", 0)));
@@ -131,7 +109,7 @@ int produce(const Args& args, HistoryWriter& history) {
     return 0;
 }
 
-int consume(const Args& args, HistoryWriter& history) {
+int consume(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     const std::string queue = "/v1/queues/" + args.text("queue");
     const auto port = static_cast<std::uint16_t>(args.number("port", 0));
@@ -181,7 +159,7 @@ int consume(const Args& args, HistoryWriter& history) {
 
 int main(int argc, char** argv) {
     try {
-        const Args args{parse_args(argc, argv)};
+        const WorkerArgs args(argc, argv);
         HistoryWriter history(args.text("history"));
         ::signal(SIGTERM, on_term);
         ::signal(SIGINT, on_term);
