@@ -14,15 +14,25 @@
 namespace delayq::test {
 namespace {
 
+RedisServer tls_redis(const TestCertificates& certificates) {
+    return RedisServer({.tls = RedisServerTls{.cert_file = certificates.server_cert(),
+                                              .key_file = certificates.server_key(),
+                                              .ca_file = certificates.ca()}});
+}
+
+// `delayq serve` on `port` over `redis`, trusting `ca` for it (no TLS setting from the
+// environment).
+CliProcess serve_over(const RedisServer& redis, const std::string& ca, int port) {
+    return CliProcess({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
+                       "--redis-tls-ca", ca, "--io-threads", "1"},
+                      {.unset = {"DELAYQ_REDIS_TLS_CA", "DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY"}});
+}
+
 TEST(ServeRedisTlsTest, ServesOverTls) {
     const TestCertificates certificates;
-    RedisServer redis({.tls = RedisServerTls{.cert_file = certificates.server_cert(),
-                                             .key_file = certificates.server_key(),
-                                             .ca_file = certificates.ca()}});
+    RedisServer redis = tls_redis(certificates);
     const int port = free_port();
-    CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
-                      "--redis-tls-ca", certificates.ca(), "--io-threads", "1"},
-                     {.unset = {"DELAYQ_REDIS_TLS_CA", "DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY"}});
+    CliProcess serve = serve_over(redis, certificates.ca(), port);
     ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     const HttpResult r = http.post("/v1/queues/q/messages", {{"payload", "over tls"}});
@@ -34,13 +44,9 @@ TEST(ServeRedisTlsTest, ServesOverTls) {
 
 TEST(ServeRedisTlsTest, UnverifiableRedisIsNotReady) {
     const TestCertificates certificates;
-    RedisServer redis({.tls = RedisServerTls{.cert_file = certificates.server_cert(),
-                                             .key_file = certificates.server_key(),
-                                             .ca_file = certificates.ca()}});
+    RedisServer redis = tls_redis(certificates);
     const int port = free_port();
-    CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
-                      "--redis-tls-ca", certificates.other_ca(), "--io-threads", "1"},
-                     {.unset = {"DELAYQ_REDIS_TLS_CA", "DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY"}});
+    CliProcess serve = serve_over(redis, certificates.other_ca(), port);
     ASSERT_TRUE(await_listening(serve));
     HttpClient http(static_cast<std::uint16_t>(port));
     EXPECT_EQ(http.get("/readyz").status, 503u);
