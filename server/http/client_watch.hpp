@@ -11,7 +11,7 @@ namespace delayq::server::http {
 // whose handler asked. Thread-safe.
 class ClientWatch {
   public:
-    // `begin` starts the watching (the session's: a read on its socket, on its strand).
+    // `begin` starts the watching (the session's: a read on its socket, on its I/O thread).
     explicit ClientWatch(std::function<void()> begin) : begin_(std::move(begin)) {}
 
     // Runs `on_gone` once, on an I/O thread, if the client closes its connection before the

@@ -3,10 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/strand.hpp>
 
 #include "http/connections.hpp"
+#include "http/io_pool.hpp"
 #include "http/session.hpp"
 #include "http/tls_context.hpp"
 
@@ -21,10 +22,10 @@ constexpr auto kAcceptRetry = std::chrono::milliseconds(50);
 
 }  // namespace
 
-Listener::Listener(net::io_context& io, const Tcp::endpoint& endpoint, const HttpLimits& limits,
+Listener::Listener(IoPool& io, const Tcp::endpoint& endpoint, const HttpLimits& limits,
                    const Handler& dispatch, Connections& connections, const TlsContext* tls)
     : io_(io),
-      acceptor_(net::make_strand(io)),
+      acceptor_(io.first()),
       retry_(acceptor_.get_executor()),
       limits_(limits),
       dispatch_(dispatch),
@@ -53,8 +54,7 @@ Tcp::endpoint Listener::local_endpoint() const { return acceptor_.local_endpoint
 void Listener::accept() {
     if (!acceptor_.is_open()) return;
     acceptor_.async_accept(
-        net::make_strand(io_),
-        [self = shared_from_this()](boost::system::error_code ec, Tcp::socket socket) {
+        io_.next(), [self = shared_from_this()](boost::system::error_code ec, Tcp::socket socket) {
             self->on_accept(ec, std::move(socket));
         });
 }

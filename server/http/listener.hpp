@@ -1,6 +1,5 @@
 #pragma once
 
-#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <memory>
@@ -11,16 +10,17 @@
 namespace delayq::server::http {
 
 class Connections;
+class IoPool;
 class TlsContext;
 
-// Accepts connections and starts a Session on a strand of its own for each, over TLS when it has
-// a TlsContext; one beyond the cap gets a 503 (over TLS: is only closed).
+// Accepts connections (on the pool's first context) and starts a Session for each on the pool's
+// next context, over TLS when it has a TlsContext; one beyond the cap gets a 503 (over TLS: is
+// only closed).
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     // Binds and listens; throws boost::system::system_error when the address cannot be had.
-    Listener(boost::asio::io_context& io, const boost::asio::ip::tcp::endpoint& endpoint,
-             const HttpLimits& limits, const Handler& dispatch, Connections& connections,
-             const TlsContext* tls);
+    Listener(IoPool& io, const boost::asio::ip::tcp::endpoint& endpoint, const HttpLimits& limits,
+             const Handler& dispatch, Connections& connections, const TlsContext* tls);
 
     void start();
     // Stops accepting (from any thread); open connections are the Connections' business.
@@ -31,7 +31,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     void accept();
     void on_accept(boost::system::error_code ec, boost::asio::ip::tcp::socket socket);
 
-    boost::asio::io_context& io_;
+    IoPool& io_;
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer retry_;  // after an accept failure such as EMFILE
     const HttpLimits& limits_;

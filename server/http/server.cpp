@@ -2,10 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/executor_work_guard.hpp>
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <delayq/error.hpp>
+#include <thread>
 
 #include "http/host_check.hpp"
 #include "http/listener.hpp"
@@ -37,11 +38,10 @@ HttpServer::HttpServer(ServerConfig config, Router router)
       }),
       connections_(config_.limits.max_connections),
       tls_(config_.tls ? std::make_unique<TlsContext>(*config_.tls) : nullptr),
-      io_(std::make_unique<net::io_context>()) {
-    if (config_.limits.io_threads == 0) {
-        config_.limits.io_threads = std::max(1U, std::thread::hardware_concurrency());
-    }
-    const Tcp::endpoint endpoint = resolve(*io_, config_.listen);
+      io_(std::make_unique<IoPool>(config_.limits.io_threads != 0
+                                       ? config_.limits.io_threads
+                                       : std::max(1U, std::thread::hardware_concurrency()))) {
+    const Tcp::endpoint endpoint = resolve(io_->first(), config_.listen);
     listener_ = std::make_shared<Listener>(*io_, endpoint, config_.limits, dispatch_, connections_,
                                            tls_.get());
     port_ = listener_->local_endpoint().port();
@@ -54,38 +54,21 @@ void HttpServer::reload_tls() {
 }
 
 void HttpServer::start() {
-    work_guard_ = std::make_shared<net::executor_work_guard<net::io_context::executor_type>>(
-        io_->get_executor());
     listener_->start();
-    for (std::size_t i = 0; i < config_.limits.io_threads; ++i) {
-        threads_.emplace_back([this] {
-            // A handler's exception must not end an I/O thread; sessions catch their own, so
-            // this is the last line only.
-            while (true) {
-                try {
-                    io_->run();
-                    return;
-                } catch (const std::exception& e) {
-                    spdlog::error("http: an I/O handler threw: {}", e.what());
-                }
-            }
-        });
-    }
+    io_->start();
+    started_ = true;
 }
 
 void HttpServer::stop() {
     if (stopped_.exchange(true)) return;
     listener_->stop();
     connections_.stop_all();
-    if (!threads_.empty() &&
+    if (started_ &&
         !connections_.wait_empty(std::chrono::steady_clock::now() + config_.limits.drain_timeout)) {
         spdlog::warn("http: {} connections still busy after the drain timeout; closing them",
                      connections_.count());
     }
-    work_guard_.reset();
     io_->stop();
-    for (auto& t : threads_) t.join();
-    threads_.clear();
 }
 
 void HttpServer::dispatch(HttpRequest request, Reply reply) const {

@@ -4,18 +4,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <thread>
-#include <vector>
 
 #include "http/connections.hpp"
+#include "http/io_pool.hpp"
 #include "http/limits.hpp"
 #include "http/listen_address.hpp"
 #include "http/router.hpp"
 #include "http/tls_context.hpp"
-
-namespace boost::asio {
-class io_context;
-}
 
 namespace delayq::server::http {
 
@@ -65,12 +60,9 @@ class HttpServer {
     Connections connections_;
     std::unique_ptr<TlsContext> tls_;
     // After what the sessions refer to, so that it (and every session it holds) goes first.
-    std::unique_ptr<boost::asio::io_context> io_;
-    // Keeps the I/O threads running while a handler holds a request and no socket operation is
-    // pending (a request in a worker during a graceful stop); released once all have ended.
-    std::shared_ptr<void> work_guard_;
+    std::unique_ptr<IoPool> io_;
     std::shared_ptr<Listener> listener_;
-    std::vector<std::thread> threads_;
+    bool started_ = false;
     std::uint16_t port_ = 0;
     std::atomic<bool> stopped_{false};
 };

@@ -29,8 +29,8 @@ class Session {
 
 // One client connection over `Stream` (plain TCP, or TLS over it): reads a request, hands it to
 // `dispatch`, writes the answer, and again while the client keeps the connection alive.
-// Everything runs on the connection's strand; a handler answers from any thread through its
-// Reply, which posts back to the strand.
+// Everything runs on the connection's I/O thread (IoPool); a handler answers from any thread
+// through its Reply, which posts back to that thread.
 template <class Stream>
 class BasicSession final : public Session,
                            public std::enable_shared_from_this<BasicSession<Stream>> {
