@@ -1,8 +1,10 @@
 // delayq serve: the HTTP service (docs/http.md) over this Redis.
 #include <signal.h>
+#include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -87,6 +89,8 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     // and the signals arrive only at sigwait below.
     const sigset_t signals = serve_signals();
     pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+    // The access log is written in blocks; on a quiet server, at least once a second.
+    spdlog::flush_every(std::chrono::seconds(1));
 
     const std::string host = config.listen.host;
     std::unique_ptr<server::service::Service> service;

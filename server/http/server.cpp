@@ -8,6 +8,7 @@
 #include <delayq/error.hpp>
 #include <thread>
 
+#include "http/access_log.hpp"
 #include "http/host_check.hpp"
 #include "http/listener.hpp"
 
@@ -69,6 +70,7 @@ void HttpServer::stop() {
                      connections_.count());
     }
     io_->stop();
+    flush_access_log();
 }
 
 void HttpServer::dispatch(HttpRequest request, Reply reply) const {

@@ -12,12 +12,12 @@
 #include <boost/beast/core/bind_handler.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
-#include <boost/beast/http/write.hpp>
 #include <exception>
 #include <functional>
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
+#include "http/response_head.hpp"
 
 namespace delayq::server::http {
 namespace {
@@ -274,26 +274,22 @@ void BasicSession<Stream>::on_watch(beast::error_code ec, std::size_t bytes) {
 template <class Stream>
 void BasicSession<Stream>::answer(HttpResponse r) {
     if (watch_) watch_->disarm();
-    auto response = std::make_shared<bhttp::response<bhttp::string_body>>(
-        static_cast<bhttp::status>(r.status), 11);
-    response->set(bhttp::field::content_type, r.content_type);
-    for (const auto& [name, value] : r.headers) response->set(name, value);
-    response->body() = std::move(r.body);
     const bool close_after = !keep_alive_ || stopping_;
-    response->keep_alive(!close_after);
-    response->prepare_payload();
+    out_head_ = response_head(r, !close_after);
+    out_body_ = std::move(r.body);
     log_access({.method = method_,
                 .target = target_,
                 .remote = remote_,
                 .principal = r.principal,
                 .status = r.status,
                 .bytes_in = bytes_in_,
-                .bytes_out = response->body().size(),
+                .bytes_out = out_body_.size(),
                 .duration = std::chrono::steady_clock::now() - started_});
     tcp().expires_after(limits_.write_timeout);
-    bhttp::async_write(stream_, *response,
-                       [self = this->shared_from_this(), response, close_after](
-                           beast::error_code ec, std::size_t) { self->on_write(ec, close_after); });
+    const std::array<net::const_buffer, 2> buffers{net::buffer(out_head_), net::buffer(out_body_)};
+    net::async_write(stream_, buffers,
+                     [self = this->shared_from_this(), close_after](
+                         beast::error_code ec, std::size_t) { self->on_write(ec, close_after); });
 }
 
 template <class Stream>

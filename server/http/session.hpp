@@ -87,6 +87,9 @@ class BasicSession final : public Session,
     std::string method_;
     std::string target_;
     std::size_t bytes_in_ = 0;
+    // The answer being written.
+    std::string out_head_;
+    std::string out_body_;
     std::chrono::steady_clock::time_point started_{};
 };
 

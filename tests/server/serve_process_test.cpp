@@ -35,6 +35,10 @@ TEST(ServeProcessTest, ServesThenStopsGracefullyOnSigterm) {
     EXPECT_EQ(done.exit_code, 0) << done.err;
     EXPECT_TRUE(http.closed_by_server());
     EXPECT_NE(done.err.find("stopped"), std::string::npos) << done.err;
+    // The access log's line, written out by the graceful stop at the latest.
+    EXPECT_NE(done.err.find(R"("method":"POST","target":"/v1/queues/q/messages","status":201,)"),
+              std::string::npos)
+        << done.err;
 }
 
 TEST(ServeProcessTest, WithoutAnAuthFileANonLoopbackListenExits2SayingWhy) {
