@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api/json_fields.hpp"
+#include "api/json_text.hpp"
 #include "api/payload.hpp"
 
 namespace delayq::server {
@@ -128,8 +129,35 @@ json message_info_json(const MessageInfo& info) {
     return out;
 }
 
-json send_result_json(const SendResult& r) {
-    return {{"id", r.id}, {"due_ms", unix_ms(r.due)}, {"duplicate", r.duplicate}};
+namespace {
+
+void append_send_result(std::string& out, const SendResult& r) {
+    out.append(R"({"due_ms":)");
+    out.append(std::to_string(unix_ms(r.due)));
+    out.append(r.duplicate ? R"(,"duplicate":true,"id":)" : R"(,"duplicate":false,"id":)");
+    append_json_string(out, r.id);
+    out.push_back('}');
+}
+
+}  // namespace
+
+std::string send_result_text(const SendResult& result) {
+    std::string out;
+    append_send_result(out, result);
+    return out;
+}
+
+std::string send_results_text(const std::vector<SendResult>& results) {
+    std::string out;
+    // {"due_ms":13 digits,"duplicate":false,"id":"14 hex"}, and a comma: 64 bytes each.
+    out.reserve(16 + results.size() * 64);
+    out.append(R"({"results":[)");
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        append_send_result(out, results[i]);
+    }
+    out.append("]}");
+    return out;
 }
 
 json delivery_json(const Delivery& d) {

@@ -27,8 +27,10 @@ struct RescheduleRequest {
 };
 RescheduleRequest parse_reschedule(const nlohmann::json& body);
 
-// {"id", "due_ms", "duplicate"}
-nlohmann::json send_result_json(const SendResult& result);
+// {"id", "due_ms", "duplicate"}, as text (json_text.hpp: a batch's thousand of them).
+std::string send_result_text(const SendResult& result);
+// {"results": [{"id", "due_ms", "duplicate"}...]}
+std::string send_results_text(const std::vector<SendResult>& results);
 
 // A message as inspection sees it: {"id", "state", "due_ms", "lease_deadline_ms",
 // "dead_at_ms", "expire_at_ms" (null when not set), "attempts", "max_attempts", "dead_reason"

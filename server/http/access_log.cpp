@@ -7,8 +7,8 @@
 #include <ctime>
 #include <iterator>
 #include <memory>
-#include <nlohmann/json.hpp>
 
+#include "api/json_text.hpp"
 #include "http/buffered_sink.hpp"
 
 namespace delayq::server::http {
@@ -27,28 +27,7 @@ spdlog::logger& access_logger() {
     return *logger;
 }
 
-// Printable ASCII without '"' and '\': nearly every method, target, address and token name.
-bool plain(std::string_view text) {
-    for (const char c : text) {
-        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') return false;
-    }
-    return true;
-}
-
-void append_string(fmt::memory_buffer& out, std::string_view text) {
-    if (plain(text)) {
-        out.push_back('"');
-        out.append(text);
-        out.push_back('"');
-        return;
-    }
-    // The rest (escapes, control characters, bytes that are not UTF-8) as nlohmann-json writes it.
-    const std::string quoted = nlohmann::json(std::string(text))
-                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    out.append(quoted);
-}
-
-void append_time(fmt::memory_buffer& out, std::chrono::system_clock::time_point at) {
+void append_time(std::string& out, std::chrono::system_clock::time_point at) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch());
     const std::time_t seconds = std::chrono::duration_cast<std::chrono::seconds>(ms).count();
     std::tm utc{};
@@ -61,23 +40,23 @@ void append_time(fmt::memory_buffer& out, std::chrono::system_clock::time_point 
 }  // namespace
 
 std::string access_line(const AccessRecord& r, std::chrono::system_clock::time_point at) {
-    fmt::memory_buffer out;
-    const auto put = [&out](std::string_view text) { out.append(text); };
-    put(R"({"time":)");
+    std::string out;
+    out.reserve(256);
+    out.append(R"({"time":)");
     append_time(out, at);
-    put(R"(,"method":)");
-    append_string(out, r.method);
-    put(R"(,"target":)");
-    append_string(out, r.target);
+    out.append(R"(,"method":)");
+    append_json_string(out, r.method);
+    out.append(R"(,"target":)");
+    append_json_string(out, r.target);
     fmt::format_to(std::back_inserter(out), R"(,"status":{},"ms":{:.3f},"in":{},"out":{})",
                    r.status, std::chrono::duration<double, std::milli>(r.duration).count(),
                    r.bytes_in, r.bytes_out);
-    put(R"(,"remote":)");
-    append_string(out, r.remote);
-    put(R"(,"token":)");
-    append_string(out, r.principal);
+    out.append(R"(,"remote":)");
+    append_json_string(out, r.remote);
+    out.append(R"(,"token":)");
+    append_json_string(out, r.principal);
     out.push_back('}');
-    return fmt::to_string(out);
+    return out;
 }
 
 void flush_access_log() { access_logger().flush(); }
@@ -85,7 +64,9 @@ void flush_access_log() { access_logger().flush(); }
 void log_access(const AccessRecord& r) {
     spdlog::logger& logger = access_logger();
     if (!logger.should_log(spdlog::level::info)) return;
-    logger.info("{}", access_line(r, std::chrono::system_clock::now()));
+    const std::string line = access_line(r, std::chrono::system_clock::now());
+    // As a ready string: no format string to parse.
+    logger.log(spdlog::source_loc{}, spdlog::level::info, spdlog::string_view_t(line));
 }
 
 }  // namespace delayq::server::http

@@ -33,7 +33,7 @@ constexpr std::string_view kInFlight = "is in flight: a consumer holds its lease
 constexpr std::string_view kDead = "is a dead letter: requeue or purge it instead";
 
 http::HttpResponse send_answer(const SendResult& result) {
-    return json_answer(result.duplicate ? 200 : 201, send_result_json(result));
+    return http::json_response(result.duplicate ? 200 : 201, send_result_text(result));
 }
 
 // Not on the worker pool: parsing a message is cheap, and the send goes into the queue's send
@@ -59,10 +59,7 @@ void send(RouteContext& ctx, const http::HttpRequest& r, const http::Reply& repl
 http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
     const std::vector<Message> messages = parse_batch(json_body(r));
     Queue queue = ctx.queues.get(r.param("queue"));
-    const std::vector<SendResult> results = queue.send_batch(messages);
-    json out = json::array();
-    for (const SendResult& s : results) out.push_back(send_result_json(s));
-    return json_answer(201, {{"results", std::move(out)}});
+    return http::json_response(201, send_results_text(queue.send_batch(messages)));
 }
 
 http::HttpResponse get(RouteContext& ctx, const http::HttpRequest& r) {

@@ -143,10 +143,20 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     const json b = delivery_json(f.deliveries[1]);
     EXPECT_EQ(b["payload_base64"], "AP4=");
     EXPECT_FALSE(b.contains("payload"));
-    const json r = send_result_json(sent);
+    const json r = json::parse(send_result_text(sent));
     EXPECT_EQ(r["id"], "m1");
     EXPECT_EQ(r["duplicate"], false);
     EXPECT_EQ(r["due_ms"], ms(sent.due));
+    SendResult odd = sent;
+    odd.id = "a\"b\n\xff";
+    odd.duplicate = true;
+    const json both = json::parse(send_results_text({sent, odd}));
+    ASSERT_EQ(both.size(), 1u);
+    ASSERT_EQ(both["results"].size(), 2u);
+    EXPECT_EQ(both["results"][0], r);
+    EXPECT_EQ(both["results"][1]["id"], "a\"b\n\xef\xbf\xbd");
+    EXPECT_EQ(both["results"][1]["duplicate"], true);
+    EXPECT_EQ(json::parse(send_results_text({})), json::parse(R"({"results":[]})"));
 }
 
 }  // namespace
