@@ -32,13 +32,21 @@ LeaseResult Leases::reject(const Lease& lease, const Reject& reject) {
 }
 
 LeaseResult Leases::extend(const Lease& lease, Duration visibility) {
-    auto conn = core_->client().pool().acquire();
-    return core_->extend(*conn, std::span(&lease, 1), visibility).front();
+    return extend(std::span(&lease, 1), visibility).front();
 }
 
-LeaseResult Leases::release(const Lease& lease) {
+std::vector<LeaseResult> Leases::extend(std::span<const Lease> leases, Duration visibility) {
+    if (leases.empty()) return {};
     auto conn = core_->client().pool().acquire();
-    return core_->release(*conn, std::span(&lease, 1)).front();
+    return core_->extend(*conn, leases, visibility);
+}
+
+LeaseResult Leases::release(const Lease& lease) { return release(std::span(&lease, 1)).front(); }
+
+std::vector<LeaseResult> Leases::release(std::span<const Lease> leases) {
+    if (leases.empty()) return {};
+    auto conn = core_->client().pool().acquire();
+    return core_->release(*conn, leases);
 }
 
 }  // namespace delayq

@@ -46,8 +46,13 @@ class Leases {
     LeaseResult reject(const Lease& lease, const Reject& reject);  // kDeadLettered
     // Renews the lease for `visibility` from now on the Redis clock: kExtended, with the new end.
     LeaseResult extend(const Lease& lease, Duration visibility);
+    // Renews up to 1000 leases in one script call; one result per lease, in order.
+    std::vector<LeaseResult> extend(std::span<const Lease> leases, Duration visibility);
     // Hands an unstarted delivery back at its due time, without counting the attempt.
     LeaseResult release(const Lease& lease);
+    // Hands up to 1000 back in one script call; one result per lease, in order. A lease named
+    // twice is released once: the second answers kLost.
+    std::vector<LeaseResult> release(std::span<const Lease> leases);
 
   private:
     friend class Client;

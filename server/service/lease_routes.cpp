@@ -81,20 +81,15 @@ http::HttpResponse ack(RouteContext& ctx, const http::HttpRequest& r) {
 
 http::HttpResponse extend(RouteContext& ctx, const http::HttpRequest& r) {
     const ExtendRequest req = parse_extend(json_body(r));
-    Leases leases = ctx.client.leases(r.param("queue"));
-    std::vector<LeaseResult> results;
-    results.reserve(req.leases.size());
-    for (const Lease& l : req.leases) results.push_back(leases.extend(l, req.visibility));
+    const std::vector<LeaseResult> results =
+        ctx.client.leases(r.param("queue")).extend(req.leases, req.visibility);
     return json_answer(200, lease_results_json(req.leases, results));
 }
 
 http::HttpResponse release(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::vector<Lease> list = parse_lease_list(json_body(r));
-    Leases leases = ctx.client.leases(r.param("queue"));
-    std::vector<LeaseResult> results;
-    results.reserve(list.size());
-    for (const Lease& l : list) results.push_back(leases.release(l));
-    return json_answer(200, lease_results_json(list, results));
+    const std::vector<Lease> leases = parse_lease_list(json_body(r));
+    const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).release(leases);
+    return json_answer(200, lease_results_json(leases, results));
 }
 
 http::HttpResponse nack(RouteContext& ctx, const http::HttpRequest& r) {
