@@ -13,7 +13,13 @@ void RequestMetrics::observe(std::string_view method, std::string_view route, in
     const auto bucket = static_cast<std::size_t>(
         std::lower_bound(kBounds.begin(), kBounds.end(), seconds) - kBounds.begin());
     std::lock_guard lock(mu_);
-    Series& s = series_[{std::string(method), std::string(route), status}];
+    // Found without building the key's strings: every series but a route's first answer.
+    auto it = series_.find(std::tuple(method, route, status));
+    if (it == series_.end()) {
+        it = series_.emplace(std::tuple(std::string(method), std::string(route), status), Series{})
+                 .first;
+    }
+    Series& s = it->second;
     if (bucket < kBounds.size()) ++s.buckets[bucket];
     ++s.count;
     s.sum += seconds;

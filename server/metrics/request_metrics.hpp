@@ -34,7 +34,7 @@ class RequestMetrics {
         double sum = 0;
     };
     mutable std::mutex mu_;
-    std::map<std::tuple<std::string, std::string, int>, Series> series_;
+    std::map<std::tuple<std::string, std::string, int>, Series, std::less<>> series_;
 };
 
 }  // namespace delayq::server
