@@ -4,6 +4,7 @@
 #include <string>
 
 #include "api/json_fields.hpp"
+#include "api/json_text.hpp"
 #include "api/messages_json.hpp"
 
 namespace delayq::server {
@@ -68,10 +69,17 @@ LeaseRequest parse_lease_request(const json& body) {
     return r;
 }
 
-json deliveries_json(std::span<const Delivery> deliveries) {
-    json list = json::array();
-    for (const Delivery& d : deliveries) list.push_back(delivery_json(d));
-    return {{"deliveries", std::move(list)}};
+std::string deliveries_text(std::span<const Delivery> deliveries) {
+    std::string out;
+    // A delivery of a 16-byte payload takes about 200 bytes.
+    out.reserve(32 + deliveries.size() * 224);
+    out.append(R"({"deliveries":[)");
+    for (std::size_t i = 0; i < deliveries.size(); ++i) {
+        if (i > 0) out.push_back(',');
+        append_delivery(out, deliveries[i]);
+    }
+    out.append("]}");
+    return out;
 }
 
 std::vector<Lease> parse_lease_list(const json& body) {
@@ -109,15 +117,26 @@ ExtendRequest parse_extend(const json& body) {
     return r;
 }
 
-json lease_results_json(std::span<const Lease> leases, std::span<const LeaseResult> results) {
-    json list = json::array();
+std::string lease_results_text(std::span<const Lease> leases,
+                               std::span<const LeaseResult> results) {
+    std::string out;
+    out.reserve(16 + leases.size() * 80);
+    out.append(R"({"results":[)");
     for (std::size_t i = 0; i < leases.size() && i < results.size(); ++i) {
-        json item = {{"lease", leases[i].to_string()}, {"status", status_text(results[i].status)}};
-        if (results[i].status == LeaseStatus::kExtended)
-            item["deadline_ms"] = unix_ms(results[i].at);
-        list.push_back(std::move(item));
+        if (i > 0) out.push_back(',');
+        out.append(R"({"lease":)");
+        append_json_string(out, leases[i].to_string());
+        out.append(R"(,"status":")");
+        out.append(status_text(results[i].status));
+        out.push_back('"');
+        if (results[i].status == LeaseStatus::kExtended) {
+            out.append(R"(,"deadline_ms":)");
+            out.append(std::to_string(unix_ms(results[i].at)));
+        }
+        out.push_back('}');
     }
-    return {{"results", std::move(list)}};
+    out.append("]}");
+    return out;
 }
 
 NackRequest parse_nack(const json& body) {

@@ -24,8 +24,8 @@ struct LeaseRequest {
 };
 LeaseRequest parse_lease_request(const nlohmann::json& body);
 
-// {"deliveries": [delivery_json...]}
-nlohmann::json deliveries_json(std::span<const Delivery> deliveries);
+// {"deliveries": [append_delivery...]}, as text (json_text.hpp: up to 1000 of them an answer).
+std::string deliveries_text(std::span<const Delivery> deliveries);
 
 // ack and release: {"leases": [1 to 1000 lease strings]}.
 std::vector<Lease> parse_lease_list(const nlohmann::json& body);
@@ -38,9 +38,8 @@ struct ExtendRequest {
 ExtendRequest parse_extend(const nlohmann::json& body);
 
 // {"results": [{"lease", "status": "ok"|"lease_lost", "deadline_ms" (extended)}...]}, one per
-// lease in request order.
-nlohmann::json lease_results_json(std::span<const Lease> leases,
-                                  std::span<const LeaseResult> results);
+// lease in request order, as text.
+std::string lease_results_text(std::span<const Lease> leases, std::span<const LeaseResult> results);
 
 // nack: {"lease", "delay"?, "error"?}
 struct NackRequest {

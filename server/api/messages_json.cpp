@@ -160,19 +160,30 @@ std::string send_results_text(const std::vector<SendResult>& results) {
     return out;
 }
 
-json delivery_json(const Delivery& d) {
-    json out = {{"id", d.id()}, {"lease", d.lease().to_string()}};
+void append_delivery(std::string& out, const Delivery& d) {
+    out.append(R"({"id":)");
+    append_json_string(out, d.id());
+    out.append(R"(,"lease":)");
+    append_json_string(out, d.lease().to_string());
     if (is_valid_utf8(d.payload())) {
-        out["payload"] = d.payload();
+        out.append(R"(,"payload":)");
+        append_json_string(out, d.payload());
     } else {
-        out["payload_base64"] = base64_encode(d.payload());
+        out.append(R"(,"payload_base64":")");
+        out.append(base64_encode(d.payload()));
+        out.push_back('"');
     }
-    out["attempt"] = d.attempt();
-    out["max_attempts"] = d.max_attempts();
-    out["due_ms"] = unix_ms(d.due());
-    out["delivered_ms"] = unix_ms(d.delivered_at());
-    out["last_error"] = d.last_error();
-    return out;
+    out.append(R"(,"attempt":)");
+    out.append(std::to_string(d.attempt()));
+    out.append(R"(,"max_attempts":)");
+    out.append(std::to_string(d.max_attempts()));
+    out.append(R"(,"due_ms":)");
+    out.append(std::to_string(unix_ms(d.due())));
+    out.append(R"(,"delivered_ms":)");
+    out.append(std::to_string(unix_ms(d.delivered_at())));
+    out.append(R"(,"last_error":)");
+    append_json_string(out, d.last_error());
+    out.push_back('}');
 }
 
 }  // namespace delayq::server

@@ -37,8 +37,8 @@ std::string send_results_text(const std::vector<SendResult>& results);
 // and "last_error" (when not empty), "payload" or "payload_base64"}: the CLI's --json shape.
 nlohmann::json message_info_json(const MessageInfo& info);
 
-// {"id", "lease", "payload" (or "payload_base64" when not UTF-8), "attempt", "max_attempts",
-// "due_ms", "delivered_ms", "last_error"}
-nlohmann::json delivery_json(const Delivery& delivery);
+// Appends {"id", "lease", "payload" (or "payload_base64" when not UTF-8), "attempt",
+// "max_attempts", "due_ms", "delivered_ms", "last_error"} as text (json_text.hpp).
+void append_delivery(std::string& out, const Delivery& delivery);
 
 }  // namespace delayq::server

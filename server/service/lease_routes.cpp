@@ -34,7 +34,7 @@ http::HttpResponse busy() {
 
 http::HttpResponse answer_poll(const PollAnswer& answer) {
     if (answer.error) return http::problem_response(problem_from(answer.error));
-    return json_answer(200, deliveries_json(answer.deliveries));
+    return http::json_response(200, deliveries_text(answer.deliveries));
 }
 
 // With `wait` 0, one fetch on the pool; else the queue's long-poll hub answers, and no worker
@@ -49,7 +49,7 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
                 [ctx = &ctx, req](const http::HttpRequest& request) {
                     Leases leases = ctx->client.leases(request.param("queue"));
                     const FetchResult result = leases.fetch(req.max, req.visibility);
-                    return json_answer(200, deliveries_json(result.deliveries));
+                    return http::json_response(200, deliveries_text(result.deliveries));
                 },
                 std::move(r));
             return;
@@ -76,20 +76,20 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
 http::HttpResponse ack(RouteContext& ctx, const http::HttpRequest& r) {
     const std::vector<Lease> leases = parse_lease_list(json_body(r));
     const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).ack(leases);
-    return json_answer(200, lease_results_json(leases, results));
+    return http::json_response(200, lease_results_text(leases, results));
 }
 
 http::HttpResponse extend(RouteContext& ctx, const http::HttpRequest& r) {
     const ExtendRequest req = parse_extend(json_body(r));
     const std::vector<LeaseResult> results =
         ctx.client.leases(r.param("queue")).extend(req.leases, req.visibility);
-    return json_answer(200, lease_results_json(req.leases, results));
+    return http::json_response(200, lease_results_text(req.leases, results));
 }
 
 http::HttpResponse release(RouteContext& ctx, const http::HttpRequest& r) {
     const std::vector<Lease> leases = parse_lease_list(json_body(r));
     const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).release(leases);
-    return json_answer(200, lease_results_json(leases, results));
+    return http::json_response(200, lease_results_text(leases, results));
 }
 
 http::HttpResponse nack(RouteContext& ctx, const http::HttpRequest& r) {
