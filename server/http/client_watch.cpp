@@ -34,6 +34,14 @@ void ClientWatch::client_gone() {
     if (run) run();
 }
 
+void ClientWatch::rearm() {
+    std::function<void()> dropped;
+    std::lock_guard lock(mutex_);
+    disarmed_ = false;
+    gone_ = false;
+    dropped = std::move(on_gone_);
+}
+
 bool ClientWatch::armed() const {
     std::lock_guard lock(mutex_);
     return !disarmed_ && !gone_ && on_gone_ != nullptr;

@@ -26,6 +26,9 @@ class ClientWatch {
     void client_gone();
     // Whether the watching should (still) run: a handler asked, and no answer came yet.
     bool armed() const;
+    // Ready for the connection's next request, as new: only when nothing but the session
+    // holds it (a handler done with its request kept no copy).
+    void rearm();
 
   private:
     std::function<void()> begin_;

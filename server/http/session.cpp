@@ -14,6 +14,7 @@
 #include <boost/beast/http/read.hpp>
 #include <exception>
 #include <functional>
+#include <iterator>
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
@@ -209,17 +210,25 @@ void BasicSession<Stream>::handle() {
     const std::size_t question = request.target.find('?');
     request.path = request.target.substr(0, question);
     if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    request.headers.reserve(
+        static_cast<std::size_t>(std::distance(message.begin(), message.end())));
     for (const auto& field : message) {
         request.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
     }
     request.body = std::move(message.body());
     request.remote = remote_;
     bytes_in_ = request.body.size();
-    watch_ = std::make_shared<ClientWatch>([weak = this->weak_from_this()] {
-        if (auto self = weak.lock()) {
-            net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
-        }
-    });
+    // One watch a connection, made again only when a handler kept the last one (a long-poll
+    // whose fetch outlived its answer): two allocations a request otherwise.
+    if (watch_ && watch_.use_count() == 1) {
+        watch_->rearm();
+    } else {
+        watch_ = std::make_shared<ClientWatch>([weak = this->weak_from_this()] {
+            if (auto self = weak.lock()) {
+                net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
+            }
+        });
+    }
     request.client = watch_;
 
     // A handler may hold the connection for long (a long-poll): no timeout until it answers.
