@@ -1,5 +1,6 @@
 #include "api/leases_json.hpp"
 
+#include <algorithm>
 #include <delayq/error.hpp>
 #include <string>
 
@@ -70,16 +71,10 @@ LeaseRequest parse_lease_request(const json& body) {
 }
 
 std::string deliveries_text(std::span<const Delivery> deliveries) {
-    std::string out;
     // A delivery of a 16-byte payload takes about 200 bytes.
-    out.reserve(32 + deliveries.size() * 224);
-    out.append(R"({"deliveries":[)");
-    for (std::size_t i = 0; i < deliveries.size(); ++i) {
-        if (i > 0) out.push_back(',');
-        append_delivery(out, deliveries[i]);
-    }
-    out.append("]}");
-    return out;
+    return json_list_text(
+        "deliveries", deliveries.size(), 224,
+        [&](std::string& out, std::size_t i) { append_delivery(out, deliveries[i]); });
 }
 
 std::vector<Lease> parse_lease_list(const json& body) {
@@ -119,24 +114,19 @@ ExtendRequest parse_extend(const json& body) {
 
 std::string lease_results_text(std::span<const Lease> leases,
                                std::span<const LeaseResult> results) {
-    std::string out;
-    out.reserve(16 + leases.size() * 80);
-    out.append(R"({"results":[)");
-    for (std::size_t i = 0; i < leases.size() && i < results.size(); ++i) {
-        if (i > 0) out.push_back(',');
-        out.append(R"({"lease":)");
-        append_json_string(out, leases[i].to_string());
-        out.append(R"(,"status":")");
-        out.append(status_text(results[i].status));
-        out.push_back('"');
-        if (results[i].status == LeaseStatus::kExtended) {
-            out.append(R"(,"deadline_ms":)");
-            out.append(std::to_string(unix_ms(results[i].at)));
-        }
-        out.push_back('}');
-    }
-    out.append("]}");
-    return out;
+    return json_list_text("results", std::min(leases.size(), results.size()), 80,
+                          [&](std::string& out, std::size_t i) {
+                              out.append(R"({"lease":)");
+                              append_json_string(out, leases[i].to_string());
+                              out.append(R"(,"status":")");
+                              out.append(status_text(results[i].status));
+                              out.push_back('"');
+                              if (results[i].status == LeaseStatus::kExtended) {
+                                  out.append(R"(,"deadline_ms":)");
+                                  out.append(std::to_string(unix_ms(results[i].at)));
+                              }
+                              out.push_back('}');
+                          });
 }
 
 NackRequest parse_nack(const json& body) {

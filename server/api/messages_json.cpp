@@ -148,16 +148,10 @@ std::string send_result_text(const SendResult& result) {
 }
 
 std::string send_results_text(const std::vector<SendResult>& results) {
-    std::string out;
-    // {"due_ms":13 digits,"duplicate":false,"id":"14 hex"}, and a comma: 64 bytes each.
-    out.reserve(16 + results.size() * 64);
-    out.append(R"({"results":[)");
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        if (i > 0) out.push_back(',');
+    // {"due_ms":13 digits,"duplicate":false,"id":"14 hex"}: 63 bytes.
+    return json_list_text("results", results.size(), 63, [&](std::string& out, std::size_t i) {
         append_send_result(out, results[i]);
-    }
-    out.append("]}");
-    return out;
+    });
 }
 
 void append_delivery(std::string& out, const Delivery& d) {
