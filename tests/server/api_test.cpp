@@ -132,8 +132,8 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     q.send(std::string("\0\xfe", 2), {.id = "m2"});
     const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
-    const json both = json::parse(deliveries_text(f.deliveries))["deliveries"];
-    const json& a = both[0];
+    const json delivered = json::parse(deliveries_text(f.deliveries))["deliveries"];
+    const json& a = delivered[0];
     EXPECT_EQ(a["id"], "m1");
     EXPECT_EQ(a["payload"], "hello");
     EXPECT_FALSE(a.contains("payload_base64"));
@@ -142,7 +142,7 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     EXPECT_EQ(a["delivered_ms"], ms(f.deliveries[0].delivered_at()));
     EXPECT_EQ(a["last_error"], "");
     EXPECT_EQ(Lease::parse(a["lease"].get<std::string>()), f.deliveries[0].lease());
-    const json& b = both[1];
+    const json& b = delivered[1];
     EXPECT_EQ(b["payload_base64"], "AP4=");
     EXPECT_FALSE(b.contains("payload"));
     const json r = json::parse(send_result_text(sent));
