@@ -16,8 +16,7 @@ void RequestMetrics::observe(std::string_view method, std::string_view route, in
     // Found without building the key's strings: every series but a route's first answer.
     auto it = series_.find(std::tuple(method, route, status));
     if (it == series_.end()) {
-        it = series_.emplace(std::tuple(std::string(method), std::string(route), status), Series{})
-                 .first;
+        it = series_.emplace(Key(std::string(method), std::string(route), status), Series{}).first;
     }
     Series& s = it->second;
     if (bucket < kBounds.size()) ++s.buckets[bucket];

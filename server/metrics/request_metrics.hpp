@@ -33,8 +33,22 @@ class RequestMetrics {
         std::uint64_t count = 0;
         double sum = 0;
     };
+    using Key = std::tuple<std::string, std::string, int>;
+    // Orders keys and (method, route, status) views alike, so that a series is found without
+    // building its key's strings.
+    struct ByViews {
+        using is_transparent = void;
+        template <class A, class B>
+        bool operator()(const A& a, const B& b) const {
+            return views(a) < views(b);
+        }
+        template <class T>
+        static std::tuple<std::string_view, std::string_view, int> views(const T& key) {
+            return {std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+        }
+    };
     mutable std::mutex mu_;
-    std::map<std::tuple<std::string, std::string, int>, Series, std::less<>> series_;
+    std::map<Key, Series, ByViews> series_;
 };
 
 }  // namespace delayq::server
