@@ -105,6 +105,7 @@ LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue) {
 
 void LongPollHub::on_fire(const std::string& queue) {
     std::lock_guard lock(mu_);
+    ++fires_;
     if (stopping_) return;
     const auto it = slots_.find(queue);
     if (it == slots_.end()) return;
@@ -299,6 +300,7 @@ LongPollStats LongPollHub::stats() const {
     {
         std::lock_guard lock(mu_);
         out.fetches = fetches_;
+        out.fires = fires_;
         out.waiting = polls_.size();
         out.queues = slots_.size();
         for (const auto& [queue, slot] : slots_) {

@@ -58,10 +58,13 @@ struct LongPollOptions {
 
 struct LongPollStats {
     std::uint64_t fetches = 0;  // Leases::fetch calls made
-    std::size_t waiting = 0;    // long-polls not yet answered
-    std::size_t queues = 0;     // waiters held
-    std::size_t fetching = 0;   // queues with fetches under way
-    WaiterStats waiters{};      // summed over the queues
+    // Waiter firings the hub has acted on: equal to waiters.fired once no firing is in between
+    // the waiter's count and the hub's fetch it starts.
+    std::uint64_t fires = 0;
+    std::size_t waiting = 0;   // long-polls not yet answered
+    std::size_t queues = 0;    // waiters held
+    std::size_t fetching = 0;  // queues with fetches under way
+    WaiterStats waiters{};     // summed over the queues
 };
 
 // Every long-poll of the server, shared per queue: one library Waiter per queue (made on first
@@ -120,6 +123,7 @@ class LongPollHub {
     std::multimap<std::chrono::steady_clock::time_point, PollId> deadlines_;
     PollId next_id_ = 1;
     std::uint64_t fetches_ = 0;
+    std::uint64_t fires_ = 0;
     bool stopping_ = false;
     bool stopped_ = false;
     std::thread timer_;

@@ -113,12 +113,13 @@ class LongPollTest : public RedisTest {
     }
     static SteadyClock::time_point far() { return SteadyClock::now() + kEventDeadline; }
 
-    // Awaits the hub at rest: the waiter subscribed and fired, no fetch under way.
+    // Awaits the hub at rest: the waiter subscribed and fired, the hub acted on every firing
+    // (a waiter counts a firing before it calls the hub), no fetch under way.
     static void await_quiet(LongPollHub& hub, std::size_t waiting) {
         ASSERT_TRUE(eventually([&] {
             const LongPollStats s = hub.stats();
-            return s.waiters.subscriptions >= 1 && s.waiters.fired >= 1 && s.fetching == 0 &&
-                   s.waiting == waiting;
+            return s.waiters.subscriptions >= 1 && s.waiters.fired >= 1 &&
+                   s.fires == s.waiters.fired && s.fetching == 0 && s.waiting == waiting;
         }));
     }
 
