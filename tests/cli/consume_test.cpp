@@ -3,24 +3,16 @@
 #include <signal.h>
 
 #include <delayq/delayq.hpp>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "cli/cli_fixture.hpp"
+#include "support/read_file.hpp"
 
 namespace delayq::test {
 namespace {
 
 using ConsumeTest = CliTest;
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::size_t files_starting_with(const std::filesystem::path& dir, const std::string& prefix) {
     std::size_t n = 0;

@@ -2,22 +2,15 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include <fstream>
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
+#include "support/read_file.hpp"
 
 namespace delayq::test {
 namespace {
 
 using TokenTest = CliTest;
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 class TokenFileTest : public TokenTest {
   protected:

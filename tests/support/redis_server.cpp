@@ -13,11 +13,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "support/read_file.hpp"
 
 extern char** environ;
 
@@ -55,13 +55,6 @@ RawReply run(redisContext* ctx, const std::vector<std::string>& args) {
         redisCommandArgv(ctx, static_cast<int>(argv.size()), argv.data(), lens.data())));
     if (!reply) throw std::runtime_error("redis command failed: " + std::string(ctx->errstr));
     return to_raw_reply(*reply);
-}
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "support/read_file.hpp"
 #include "support/shell_quote.hpp"
 
 namespace delayq::test {
@@ -33,13 +33,6 @@ extendedKeyUsage = serverAuth
 [client]
 extendedKeyUsage = clientAuth
 )";
-
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 }  // namespace
 
