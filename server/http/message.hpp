@@ -34,6 +34,9 @@ struct HttpRequest {
     // Tells a handler that holds the request for long that its client went away; null when no
     // connection stands behind the request (unit tests).
     std::shared_ptr<ClientWatch> client;
+    // The auth entry's name of the caller's token, set by the route guard; empty without an
+    // auth file. Per-token shares of the server's resources are counted under it.
+    std::string principal;
 
     // The first header of that name (lower case), or nullopt.
     std::optional<std::string_view> header(std::string_view lower_name) const;

@@ -46,6 +46,7 @@ void add_route(http::Router& router, RouteContext& context, http::Verb method,
             const auto start = std::chrono::steady_clock::now();
             AuthGate::Verdict verdict =
                 ctx->auth.check(request.bearer_token(), access, request.param("queue"));
+            request.principal = verdict.principal;
             reply = observed(*ctx, method, route.get(), start, std::move(verdict.principal),
                              std::move(reply));
             if (verdict.problem) {
