@@ -11,8 +11,12 @@ struct HttpLimits {
     std::size_t io_threads = 0;  // 0: the number of cores
     std::size_t max_connections = 10'000;
     std::size_t max_header_bytes = 16 * 1024;
-    // A batch of 1000 messages of a few KiB each fits; a bigger body is a 413.
+    // A batch of 1000 messages of a few KiB each fits; a bigger body is a 413 (each route has a
+    // limit of its own, this one or smaller).
     std::size_t max_body_bytes = 16 * 1024 * 1024;
+    // Of the bodies of all requests, from reading them to answering them: a request whose body
+    // does not fit waits (within read_timeout) for others to be answered, then is 503.
+    std::size_t max_body_bytes_in_flight = std::size_t{64} * 1024 * 1024;
     // From the first byte of a request to its last, and for writing an answer.
     std::chrono::milliseconds read_timeout = std::chrono::seconds(30);
     std::chrono::milliseconds write_timeout = std::chrono::seconds(30);

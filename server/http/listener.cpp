@@ -22,15 +22,9 @@ constexpr auto kAcceptRetry = std::chrono::milliseconds(50);
 
 }  // namespace
 
-Listener::Listener(IoPool& io, const Tcp::endpoint& endpoint, const HttpLimits& limits,
-                   const Handler& dispatch, Connections& connections, const TlsContext* tls)
-    : io_(io),
-      acceptor_(io.first()),
-      retry_(acceptor_.get_executor()),
-      limits_(limits),
-      dispatch_(dispatch),
-      connections_(connections),
-      tls_(tls) {
+Listener::Listener(IoPool& io, const Tcp::endpoint& endpoint, const SessionParts& parts,
+                   const TlsContext* tls)
+    : io_(io), acceptor_(io.first()), retry_(acceptor_.get_executor()), parts_(parts), tls_(tls) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(net::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -71,18 +65,15 @@ void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
     }
     socket.set_option(Tcp::no_delay(true), ec);
     if (tls_ != nullptr) {
-        if (connections_.full()) {
+        if (parts_.connections.full()) {
             socket.close(ec);  // a TLS client would not understand a plain 503
         } else {
-            std::make_shared<TlsSession>(std::move(socket), tls_->current(), limits_, dispatch_,
-                                         connections_)
-                ->start();
+            std::make_shared<TlsSession>(std::move(socket), tls_->current(), parts_)->start();
         }
-    } else if (connections_.full()) {
-        refuse_connection(std::move(socket), limits_);
+    } else if (parts_.connections.full()) {
+        refuse_connection(std::move(socket), parts_.limits);
     } else {
-        std::make_shared<PlainSession>(std::move(socket), nullptr, limits_, dispatch_, connections_)
-            ->start();
+        std::make_shared<PlainSession>(std::move(socket), nullptr, parts_)->start();
     }
     accept();
 }

@@ -4,14 +4,11 @@
 #include <boost/asio/steady_timer.hpp>
 #include <memory>
 
-#include "http/limits.hpp"
-#include "http/message.hpp"
-
 namespace delayq::server::http {
 
-class Connections;
 class IoPool;
 class TlsContext;
+struct SessionParts;
 
 // Accepts connections (on the pool's first context) and starts a Session for each on the pool's
 // next context, over TLS when it has a TlsContext; one beyond the cap gets a 503 (over TLS: is
@@ -19,8 +16,8 @@ class TlsContext;
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     // Binds and listens; throws boost::system::system_error when the address cannot be had.
-    Listener(IoPool& io, const boost::asio::ip::tcp::endpoint& endpoint, const HttpLimits& limits,
-             const Handler& dispatch, Connections& connections, const TlsContext* tls);
+    Listener(IoPool& io, const boost::asio::ip::tcp::endpoint& endpoint, const SessionParts& parts,
+             const TlsContext* tls);
 
     void start();
     // Stops accepting (from any thread); open connections are the Connections' business.
@@ -34,9 +31,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
     IoPool& io_;
     boost::asio::ip::tcp::acceptor acceptor_;
     boost::asio::steady_timer retry_;  // after an accept failure such as EMFILE
-    const HttpLimits& limits_;
-    const Handler& dispatch_;
-    Connections& connections_;
+    const SessionParts& parts_;
     const TlsContext* tls_;  // null: plain HTTP
 };
 

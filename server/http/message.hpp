@@ -2,6 +2,7 @@
 
 #include <boost/beast/http/verb.hpp>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -22,13 +23,19 @@ using Verb = boost::beast::http::verb;
 
 struct HttpRequest {
     Verb method = Verb::unknown;
-    std::string target;  // as sent: path and query
-    std::string path;    // percent-encoded, as sent
-    std::string query;   // after '?', percent-encoded
+    unsigned version = 11;  // 11 for HTTP/1.1
+    std::string target;     // as sent: path and query
+    std::string path;       // percent-encoded, as sent
+    std::string query;      // after '?', percent-encoded
     // Header names in lower case.
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
+    // What the head announced of the body: its Content-Length, or that it comes chunked.
+    std::optional<std::uint64_t> content_length;
+    bool chunked = false;
     std::string remote;  // "address:port" of the client
+    // When the head was read: request durations count from it.
+    std::chrono::steady_clock::time_point received{};
     // The router's path parameters, percent-decoded: {"queue": "orders/eu"}.
     std::map<std::string, std::string, std::less<>> params;
     // Tells a handler that holds the request for long that its client went away; null when no
@@ -47,6 +54,8 @@ struct HttpRequest {
     std::optional<std::string> query_param(std::string_view name) const;
     // The token of `Authorization: Bearer TOKEN`, or empty.
     std::string_view bearer_token() const;
+    // Whether a body follows the head (chunked, or a Content-Length above 0).
+    bool has_body() const { return chunked || content_length.value_or(0) > 0; }
 };
 
 struct HttpResponse {

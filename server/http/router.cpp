@@ -27,28 +27,28 @@ bool is_param(std::string_view segment) {
 
 }  // namespace
 
-void Router::add(Verb method, std::string_view pattern, Handler handler, std::string scope) {
+void Router::add(Verb method, std::string_view pattern, Route route) {
     if (pattern.empty() || pattern.front() != '/') {
         throw std::invalid_argument("a route's pattern starts with '/': " + std::string(pattern));
     }
-    for (const Route& r : routes_) {
+    for (const Entry& r : routes_) {
         if (r.method == method && r.pattern == pattern) {
             throw std::invalid_argument("route taken twice: " + std::string(pattern));
         }
     }
-    Route route{method, std::string(pattern), {}, 0, std::move(handler), std::move(scope)};
+    Entry entry{method, std::string(pattern), {}, 0, std::move(route)};
     for (std::string_view s : split_path(pattern)) {
-        route.segments.emplace_back(s);
-        if (!is_param(s)) ++route.literals;
+        entry.segments.emplace_back(s);
+        if (!is_param(s)) ++entry.literals;
     }
-    routes_.push_back(std::move(route));
+    routes_.push_back(std::move(entry));
 }
 
 Router::Match Router::match(Verb method, std::string_view path) const {
     const std::vector<std::string_view> segments = split_path(path);
     Match result;
-    const Route* best = nullptr;
-    for (const Route& r : routes_) {
+    const Entry* best = nullptr;
+    for (const Entry& r : routes_) {
         if (r.segments.size() != segments.size()) continue;
         bool fits = true;
         for (std::size_t i = 0; i < segments.size() && fits; ++i) {
@@ -82,7 +82,7 @@ Router::Match Router::match(Verb method, std::string_view path) const {
         result.params.emplace(p.substr(1, p.size() - 2), std::move(*value));
     }
     result.kind = Match::Kind::kFound;
-    result.handler = &best->handler;
+    result.route = &best->route;
     result.pattern = best->pattern;
     return result;
 }
@@ -90,7 +90,7 @@ Router::Match Router::match(Verb method, std::string_view path) const {
 std::vector<Router::RouteEntry> Router::routes() const {
     std::vector<RouteEntry> out;
     out.reserve(routes_.size());
-    for (const Route& r : routes_) out.push_back({r.method, r.pattern, r.scope});
+    for (const Entry& r : routes_) out.push_back({r.method, r.pattern, r.route.scope});
     return out;
 }
 

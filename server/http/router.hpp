@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,6 +11,20 @@
 
 namespace delayq::server::http {
 
+// One route: what its request's head must pass, and the handler of the whole request.
+struct Route {
+    // Runs on the I/O thread with the head alone, before the body is read and before a `100
+    // Continue` is sent: a refusal is the answer, and the body is never read. It may fill in the
+    // request (the caller's principal). Null: nothing to check.
+    std::function<std::optional<HttpResponse>(HttpRequest&)> admit;
+    Handler handle;
+    // The longest body the route takes, in bytes: a longer one is 413 before it is read.
+    std::size_t max_body = 0;
+    // What a caller's token needs, empty for nothing; the router only keeps it, so that the
+    // route table can be compared with the API's document.
+    std::string scope;
+};
+
 // Routes by method and path pattern. A pattern is literal segments and `{name}` segments, each
 // of which matches one non-empty segment and is handed to the handler percent-decoded (so a
 // queue named "a/b" is addressed as a%2Fb). Route groups register themselves
@@ -15,14 +32,13 @@ namespace delayq::server::http {
 class Router {
   public:
     // Throws std::invalid_argument for a pattern that does not start with '/', or for a method
-    // and pattern already taken. `scope` names what a caller's token needs, empty for nothing;
-    // the router only keeps it, so that the route table can be compared with the API's document.
-    void add(Verb method, std::string_view pattern, Handler handler, std::string scope = {});
+    // and pattern already taken.
+    void add(Verb method, std::string_view pattern, Route route);
 
     struct Match {
         enum class Kind { kFound, kNotFound, kMethodNotAllowed, kBadPath };
         Kind kind = Kind::kNotFound;
-        const Handler* handler = nullptr;
+        const Route* route = nullptr;
         std::map<std::string, std::string, std::less<>> params;
         std::string allow;    // kMethodNotAllowed: the methods the path has, for `Allow`
         std::string pattern;  // kFound: the route's pattern, for logs and metrics
@@ -40,15 +56,14 @@ class Router {
     std::vector<RouteEntry> routes() const;
 
   private:
-    struct Route {
+    struct Entry {
         Verb method;
         std::string pattern;
         std::vector<std::string> segments;  // "{name}" for a parameter
         std::size_t literals = 0;
-        Handler handler;
-        std::string scope;
+        Route route;
     };
-    std::vector<Route> routes_;
+    std::vector<Entry> routes_;
 };
 
 }  // namespace delayq::server::http

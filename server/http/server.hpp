@@ -5,11 +5,14 @@
 #include <memory>
 #include <optional>
 
+#include "http/body_budget.hpp"
 #include "http/connections.hpp"
+#include "http/dispatcher.hpp"
 #include "http/io_pool.hpp"
 #include "http/limits.hpp"
 #include "http/listen_address.hpp"
 #include "http/router.hpp"
+#include "http/session.hpp"
 #include "http/tls_context.hpp"
 
 namespace delayq::server::http {
@@ -19,14 +22,13 @@ class Listener;
 struct ServerConfig {
     ListenAddress listen{"127.0.0.1", 7380};
     HttpLimits limits{};
-    // Without an auth file: answer only requests whose Host is a loopback name or address.
-    bool loopback_hosts_only = true;
+    DispatchRules rules{};
     // HTTPS with this certificate and key; plain HTTP without.
     std::optional<TlsFiles> tls{};
 };
 
 // An HTTP/1.1 server on a few I/O threads: the listener, its connections, and the dispatch of
-// each request (Host check, route, 404/405) to the router's handlers.
+// each request (protocol, Host and Origin checks, route, 404/405) to the router's routes.
 class HttpServer {
   public:
     // Loads the TLS files, resolves and binds the address (throws boost::system::system_error,
@@ -38,7 +40,10 @@ class HttpServer {
     HttpServer& operator=(const HttpServer&) = delete;
 
     void start();
-    // Graceful: stops accepting, lets every request under way be answered (for at most the
+    // The first step of a graceful stop: stops accepting, closes idle connections, and marks
+    // the others to close after the answer under way (which says `Connection: close`).
+    void begin_stop();
+    // Graceful: begin_stop(), then lets every request under way be answered (for at most the
     // drain timeout), closes the connections, then ends the I/O threads. Idempotent.
     void stop();
 
@@ -49,21 +54,22 @@ class HttpServer {
 
     std::uint16_t port() const { return port_; }
     std::size_t connections() const { return connections_.count(); }
-    const Router& router() const { return router_; }
+    const Router& router() const { return dispatcher_.router(); }
+    const BodyBudget& bodies() const { return bodies_; }
 
   private:
-    void dispatch(HttpRequest request, Reply reply) const;
-
     ServerConfig config_;
-    Router router_;
-    Handler dispatch_;
+    Dispatcher dispatcher_;
     Connections connections_;
+    BodyBudget bodies_;
+    SessionParts parts_;
     std::unique_ptr<TlsContext> tls_;
     // After what the sessions refer to, so that it (and every session it holds) goes first.
     std::unique_ptr<IoPool> io_;
     std::shared_ptr<Listener> listener_;
     bool started_ = false;
     std::uint16_t port_ = 0;
+    std::atomic<bool> stopping_{false};
     std::atomic<bool> stopped_{false};
 };
 

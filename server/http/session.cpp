@@ -18,6 +18,7 @@
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
+#include "http/dispatcher.hpp"
 #include "http/response_head.hpp"
 
 namespace delayq::server::http {
@@ -60,31 +61,62 @@ Stream make_stream(net::ip::tcp::socket socket, net::ssl::context* tls) {
 // What a watch reads at most: the start of a next request sent before its answer (pipelined).
 constexpr std::size_t kWatchBytes = 4096;
 
-Problem too_large() {
-    return {413, "payload_too_large", "the request's head or body is larger than the server takes"};
+HttpResponse too_large() {
+    return problem_response(
+        {413, "payload_too_large", "the request's head or body is larger than the server takes"});
+}
+
+HttpResponse not_http11() {
+    return problem_response(bad_request("the request is not valid HTTP/1.1"));
+}
+
+// The head as the routes see it, without the body (read once the head is admitted).
+template <class Parser>
+HttpRequest request_from_head(const Parser& parser, const std::string& remote) {
+    const auto& head = parser.get();
+    HttpRequest request;
+    request.method = head.method();
+    request.version = head.version();
+    request.target = std::string(head.target());
+    const std::size_t question = request.target.find('?');
+    request.path = request.target.substr(0, question);
+    if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    request.headers.reserve(static_cast<std::size_t>(std::distance(head.begin(), head.end())));
+    for (const auto& field : head) {
+        request.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
+    }
+    if (const auto length = parser.content_length()) request.content_length = *length;
+    request.chunked = parser.chunked();
+    request.remote = remote;
+    request.received = std::chrono::steady_clock::now();
+    return request;
 }
 
 }  // namespace
 
 template <class Stream>
 BasicSession<Stream>::BasicSession(net::ip::tcp::socket socket,
-                                   std::shared_ptr<net::ssl::context> tls, const HttpLimits& limits,
-                                   const Handler& dispatch, Connections& connections)
+                                   std::shared_ptr<net::ssl::context> tls,
+                                   const SessionParts& parts)
     : tls_(std::move(tls)),
       stream_(make_stream<Stream>(std::move(socket), tls_.get())),
-      limits_(limits),
-      dispatch_(dispatch),
-      connections_(connections),
-      remote_(endpoint_text(tcp().socket())) {}
+      limits_(parts.limits),
+      parts_(parts),
+      remote_(endpoint_text(tcp().socket())),
+      budget_wait_(stream_.get_executor()) {}
 
 template <class Stream>
 BasicSession<Stream>::~BasicSession() {
-    if (id_ != 0) connections_.remove(id_);
+    // A reservation granted while this session went is released by its callback, which finds
+    // the session gone.
+    if (ticket_ != 0) parts_.bodies.cancel(ticket_);
+    release_body();
+    if (id_ != 0) parts_.connections.remove(id_);
 }
 
 template <class Stream>
 void BasicSession<Stream>::start() {
-    id_ = connections_.add(this->shared_from_this());
+    id_ = parts_.connections.add(this->shared_from_this());
     if (id_ == 0) {
         // The cap was reached between the acceptor's check and now, or the server is stopping.
         // A TLS client would not understand a plain 503: it is only closed.
@@ -152,6 +184,10 @@ template <class Stream>
 void BasicSession<Stream>::on_head(beast::error_code ec) {
     idle_ = false;
     started_ = std::chrono::steady_clock::now();
+    // Until the head is read, nothing is known of the request (the access log says "-").
+    method_ = "-";
+    target_.clear();
+    bytes_in_ = 0;
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
         return answer_and_close(too_large());
     }
@@ -159,15 +195,80 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
         ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
         ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
         ec == bhttp::error::bad_transfer_encoding) {
-        return answer_and_close(bad_request("the request is not valid HTTP/1.1"));
+        return answer_and_close(not_http11());
     }
     // Anything else: the client went away, fell silent, or the server stops.
     if (ec) return close();
     const auto& head = parser_->get();
     method_ = std::string(head.method_string());
     target_ = std::string(head.target());
-    const auto expect = head[bhttp::field::expect];
-    if (!parser_->is_done() && lower(expect) == "100-continue") {
+    keep_alive_ = head.keep_alive();
+    request_ = request_from_head(*parser_, remote_);
+    Dispatcher::Admission admission = parts_.dispatcher.admit(request_);
+    if (admission.refusal) {
+        // The body, if any, is never read: the connection cannot go on after it.
+        if (admission.close || !parser_->is_done()) {
+            return answer_and_close(std::move(*admission.refusal));
+        }
+        return answer(std::move(*admission.refusal));
+    }
+    route_ = admission.route;
+    if (parser_->is_done()) return handle();
+    const std::size_t limit = route_->max_body;
+    if (request_.content_length && *request_.content_length > limit) {
+        return answer_and_close(too_large());
+    }
+    parser_->body_limit(limit);
+    // A chunked body's length is known only at its end: it is held to the route's limit.
+    reserve_body(request_.content_length ? static_cast<std::size_t>(*request_.content_length)
+                                         : limit);
+}
+
+template <class Stream>
+void BasicSession<Stream>::reserve_body(std::size_t bytes) {
+    BodyBudget& budget = parts_.bodies;
+    ticket_ = budget.reserve(bytes, [weak = this->weak_from_this(), bytes, &budget] {
+        if (auto self = weak.lock()) {
+            net::post(self->stream_.get_executor(), [self, bytes] { self->on_reserved(bytes); });
+        } else {
+            budget.release(bytes);
+        }
+    });
+    if (ticket_ == 0) {
+        reserved_ = bytes;
+        return continue_body();
+    }
+    // Waiting for other bodies to be answered: within the read timeout, then 503.
+    budget_wait_.expires_after(limits_.read_timeout);
+    budget_wait_.async_wait([self = this->shared_from_this()](beast::error_code wec) {
+        if (wec || self->ticket_ == 0 || !self->parts_.bodies.cancel(self->ticket_)) return;
+        self->ticket_ = 0;
+        self->answer_and_close(problem_response(
+            {503, "server_busy",
+             "the server is reading as many request bodies as it takes; try again"}));
+    });
+}
+
+template <class Stream>
+void BasicSession<Stream>::on_reserved(std::size_t bytes) {
+    ticket_ = 0;
+    reserved_ = bytes;
+    budget_wait_.cancel();
+    continue_body();
+}
+
+template <class Stream>
+void BasicSession<Stream>::release_body() {
+    if (reserved_ == 0) return;
+    parts_.bodies.release(std::exchange(reserved_, 0));
+}
+
+// The client that asked for `100 Continue` is told to send its body only now that the server
+// takes it.
+template <class Stream>
+void BasicSession<Stream>::continue_body() {
+    const auto expect = parser_->get()[bhttp::field::expect];
+    if (lower(expect) == "100-continue") {
         tcp().expires_after(limits_.write_timeout);
         net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
                          [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
@@ -196,27 +297,15 @@ void BasicSession<Stream>::on_body(beast::error_code ec) {
         ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
         return close();
     }
-    if (ec) return answer_and_close(bad_request("the request is not valid HTTP/1.1"));
+    if (ec) return answer_and_close(not_http11());
     handle();
 }
 
 template <class Stream>
 void BasicSession<Stream>::handle() {
-    auto message = parser_->release();
-    keep_alive_ = message.keep_alive();
-    HttpRequest request;
-    request.method = message.method();
-    request.target = std::string(message.target());
-    const std::size_t question = request.target.find('?');
-    request.path = request.target.substr(0, question);
-    if (question != std::string::npos) request.query = request.target.substr(question + 1);
-    request.headers.reserve(
-        static_cast<std::size_t>(std::distance(message.begin(), message.end())));
-    for (const auto& field : message) {
-        request.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
-    }
-    request.body = std::move(message.body());
-    request.remote = remote_;
+    HttpRequest request = std::move(request_);
+    request.body = std::move(parser_->get().body());
+    keep_alive_ = parser_->get().keep_alive();
     bytes_in_ = request.body.size();
     // One watch a connection, made again only when a handler kept the last one (a long-poll
     // whose fetch outlived its answer): two allocations a request otherwise.
@@ -240,7 +329,7 @@ void BasicSession<Stream>::handle() {
                   [self, r = std::move(response)]() mutable { self->answer(std::move(r)); });
     };
     try {
-        dispatch_(std::move(request), reply);
+        route_->handle(std::move(request), reply);
     } catch (...) {
         reply(problem_response(problem_from(std::current_exception())));
     }
@@ -283,6 +372,7 @@ void BasicSession<Stream>::on_watch(beast::error_code ec, std::size_t bytes) {
 template <class Stream>
 void BasicSession<Stream>::answer(HttpResponse r) {
     if (watch_) watch_->disarm();
+    release_body();
     const bool close_after = !keep_alive_ || stopping_;
     out_head_ = response_head(r, !close_after);
     out_body_ = std::move(r.body);
@@ -302,11 +392,10 @@ void BasicSession<Stream>::answer(HttpResponse r) {
 }
 
 template <class Stream>
-void BasicSession<Stream>::answer_and_close(const Problem& problem) {
+void BasicSession<Stream>::answer_and_close(HttpResponse response) {
     keep_alive_ = false;
     drain_on_close_ = true;
-    if (method_.empty()) method_ = "-";
-    answer(problem_response(problem));
+    answer(std::move(response));
 }
 
 template <class Stream>

@@ -2,6 +2,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
@@ -12,12 +13,23 @@
 #include <memory>
 #include <optional>
 
+#include "http/body_budget.hpp"
 #include "http/limits.hpp"
 #include "http/message.hpp"
 
 namespace delayq::server::http {
 
 class Connections;
+class Dispatcher;
+struct Route;
+
+// What every session of a server shares; the server owns them, and they outlive its sessions.
+struct SessionParts {
+    const HttpLimits& limits;
+    const Dispatcher& dispatcher;
+    Connections& connections;
+    BodyBudget& bodies;
+};
 
 // A client connection as the server's Connections see it.
 class Session {
@@ -27,10 +39,12 @@ class Session {
     virtual void stop() = 0;
 };
 
-// One client connection over `Stream` (plain TCP, or TLS over it): reads a request, hands it to
-// `dispatch`, writes the answer, and again while the client keeps the connection alive.
-// Everything runs on the connection's I/O thread (IoPool); a handler answers from any thread
-// through its Reply, which posts back to that thread.
+// One client connection over `Stream` (plain TCP, or TLS over it): reads a request's head and
+// asks the Dispatcher whether to take it; reads the body only then (within the route's limit and
+// the server's budget of body bytes, and only then answers `Expect: 100-continue`); hands the
+// request to its route, writes the answer, and again while the client keeps the connection
+// alive. Everything runs on the connection's I/O thread (IoPool); a handler answers from any
+// thread through its Reply, which posts back to that thread.
 template <class Stream>
 class BasicSession final : public Session,
                            public std::enable_shared_from_this<BasicSession<Stream>> {
@@ -39,8 +53,7 @@ class BasicSession final : public Session,
 
     // `tls` is the context of a TLS connection (kept as long as the connection), null for plain.
     BasicSession(boost::asio::ip::tcp::socket socket,
-                 std::shared_ptr<boost::asio::ssl::context> tls, const HttpLimits& limits,
-                 const Handler& dispatch, Connections& connections);
+                 std::shared_ptr<boost::asio::ssl::context> tls, const SessionParts& parts);
     ~BasicSession() override;
     BasicSession(const BasicSession&) = delete;
     BasicSession& operator=(const BasicSession&) = delete;
@@ -52,13 +65,17 @@ class BasicSession final : public Session,
     void handshake();
     void read_head();
     void on_head(boost::beast::error_code ec);
+    void reserve_body(std::size_t bytes);
+    void on_reserved(std::size_t bytes);
+    void continue_body();
     void read_body();
     void on_body(boost::beast::error_code ec);
     void handle();
     void watch_client();
     void on_watch(boost::beast::error_code ec, std::size_t bytes);
     void answer(HttpResponse response);
-    void answer_and_close(const Problem& problem);
+    void answer_and_close(HttpResponse response);
+    void release_body();
     void on_write(boost::beast::error_code ec, bool close);
     void close();
     boost::beast::tcp_stream& tcp() { return boost::beast::get_lowest_layer(stream_); }
@@ -68,8 +85,7 @@ class BasicSession final : public Session,
     boost::beast::flat_buffer buffer_;
     std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
     const HttpLimits& limits_;
-    const Handler& dispatch_;
-    Connections& connections_;
+    const SessionParts& parts_;
     std::uint64_t id_ = 0;
     std::string remote_;
     bool handshaken_ = false;  // TLS: the handshake is done, so a close sends close_notify
@@ -83,6 +99,14 @@ class BasicSession final : public Session,
     bool watching_ = false;
     enum class AfterWatch { kNothing, kRead, kClose };
     AfterWatch after_watch_ = AfterWatch::kNothing;  // the answer was written meanwhile
+    // The request being read: its head (and then its body), and the route that admitted it.
+    HttpRequest request_;
+    const Route* route_ = nullptr;
+    // Bytes of the server's body budget: reserved for this request's body until it is answered,
+    // or the ticket of a reservation waiting for them (the wait ends at the read timeout).
+    std::size_t reserved_ = 0;
+    BodyBudget::Ticket ticket_ = 0;
+    boost::asio::steady_timer budget_wait_;
     // Of the request being handled, for the access log.
     std::string method_;
     std::string target_;

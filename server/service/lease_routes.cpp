@@ -116,9 +116,12 @@ void add_lease_routes(http::Router& router, RouteContext& context) {
               [ctx = &context](http::HttpRequest r, http::Reply reply) {
                   lease(*ctx, std::move(r), std::move(reply));
               });
-    add_blocking_route(router, context, http::Verb::post, kAck, consume, bind(ack));
-    add_blocking_route(router, context, http::Verb::post, kExtend, consume, bind(extend));
-    add_blocking_route(router, context, http::Verb::post, kRelease, consume, bind(release));
+    add_blocking_route(router, context, http::Verb::post, kAck, consume, bind(ack),
+                       Body::kLeaseList);
+    add_blocking_route(router, context, http::Verb::post, kExtend, consume, bind(extend),
+                       Body::kLeaseList);
+    add_blocking_route(router, context, http::Verb::post, kRelease, consume, bind(release),
+                       Body::kLeaseList);
     add_blocking_route(router, context, http::Verb::post, kNack, consume, bind(nack));
     add_blocking_route(router, context, http::Verb::post, kReject, consume, bind(reject));
 }

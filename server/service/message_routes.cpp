@@ -36,24 +36,36 @@ http::HttpResponse send_answer(const SendResult& result) {
     return http::json_response(result.duplicate ? 200 : 201, send_result_text(result));
 }
 
-// Not on the worker pool: parsing a message is cheap, and the send goes into the queue's send
-// line without blocking, where concurrent requests share script calls. The answer comes from
-// the line's thread.
-void send(RouteContext& ctx, const http::HttpRequest& r, const http::Reply& reply) {
-    try {
-        // Everything is checked before anything is written: the body, then the queue's name,
-        // then (in send_async) the message against the queue's options.
-        const Message m = parse_message(json_body(r));
-        Queue queue = ctx.queues.get(r.param("queue"));
-        queue.send_async(
-            m.payload, m.options,
-            // A copy: should send_async refuse the message, the catch below still answers.
-            [reply](const std::exception_ptr& error, const SendResult& result) {
-                reply(error ? http::problem_response(problem_from(error)) : send_answer(result));
-            });
-    } catch (...) {
-        reply(http::problem_response(problem_from(std::current_exception())));
-    }
+// Sends `m` through the queue's send line, without blocking: concurrent requests share script
+// calls, and the answer comes from the line's thread.
+void send_parsed(RouteContext& ctx, const http::HttpRequest& r, const Message& m,
+                 const http::Reply& reply) {
+    Queue queue = ctx.queues.get(r.param("queue"));
+    queue.send_async(
+        m.payload, m.options,
+        // A copy: should send_async refuse the message, the caller's catch still answers.
+        [reply](const std::exception_ptr& error, const SendResult& result) {
+            reply(error ? http::problem_response(problem_from(error)) : send_answer(result));
+        });
+}
+
+// Bodies up to this size are parsed on the I/O thread (tens of microseconds); larger ones on a
+// worker, so that a client sending megabytes cannot hold up the other connections of its thread.
+constexpr std::size_t kParseOnIoThread = std::size_t{64} * 1024;
+
+// Everything is checked before anything is written: the body, then the queue's name, then (in
+// send_async) the message against the queue's options.
+void send(RouteContext& ctx, http::HttpRequest r, const http::Reply& reply) {
+    auto parse_and_send = [ctx = &ctx, reply](const http::HttpRequest& request) {
+        try {
+            send_parsed(*ctx, request, parse_message(json_body(request)), reply);
+        } catch (...) {
+            reply(http::problem_response(problem_from(std::current_exception())));
+        }
+    };
+    if (r.body.size() <= kParseOnIoThread) return parse_and_send(r);
+    const std::string principal = r.principal;
+    post_work(ctx, principal, reply, [parse_and_send, r = std::move(r)] { parse_and_send(r); });
 }
 
 http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
@@ -108,11 +120,14 @@ void add_message_routes(http::Router& router, RouteContext& context) {
             return [ctx, fn](const http::HttpRequest& r) { return fn(*ctx, r); };
         };
     const Access send_access = Access::queue(Scope::kSend);
-    add_route(router, context, http::Verb::post, kMessages, send_access,
-              [ctx = &context](const http::HttpRequest& r, const http::Reply& reply) {
-                  send(*ctx, r, reply);
-              });
-    add_blocking_route(router, context, http::Verb::post, kBatch, send_access, bind(send_batch));
+    add_route(
+        router, context, http::Verb::post, kMessages, send_access,
+        [ctx = &context](http::HttpRequest r, const http::Reply& reply) {
+            send(*ctx, std::move(r), reply);
+        },
+        Body::kMessage);
+    add_blocking_route(router, context, http::Verb::post, kBatch, send_access, bind(send_batch),
+                       Body::kBatch);
     add_blocking_route(router, context, http::Verb::get, kMessage, Access::queue(Scope::kRead),
                        bind(get));
     add_blocking_route(router, context, http::Verb::delete_, kMessage, send_access, bind(cancel));

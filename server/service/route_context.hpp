@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <delayq/client.hpp>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -20,6 +21,25 @@
 // the guard checks it (401/403) and the body's media type (415) before the handler runs.
 namespace delayq::server::service {
 
+// How long a route's body may be (BodyLimits: how many bytes each is). A longer one is 413 before
+// it is read.
+enum class Body {
+    kSmall,      // a few fields: leases, nack, reject, reschedule, a queue's settings
+    kLeaseList,  // up to 1000 leases: ack, extend, release
+    kMessage,    // one message: its payload, escaped or in base64, and its options
+    kBatch,      // up to 1000 messages
+};
+
+struct BodyLimits {
+    std::size_t small = std::size_t{64} * 1024;
+    // 1000 leases of a 200-byte id each, escaped and sealed, with room.
+    std::size_t lease_list = std::size_t{1024} * 1024;
+    std::size_t message = 0;
+    std::size_t batch = 0;
+
+    std::size_t bytes(Body body) const;
+};
+
 // What every route may use; it outlives the router.
 struct RouteContext {
     Client client;
@@ -32,25 +52,35 @@ struct RouteContext {
     History& history;
     HistoryRecorder& history_recorder;
     bool metrics_public = false;  // GET /metrics without a token
+    BodyLimits bodies{};
 };
 
 // A handler that makes blocking library calls: it runs on the worker pool, never on an I/O
 // thread. An exception it throws answers as problem_from() says (InvalidArgument: 400, ...).
 using BlockingHandler = std::function<http::HttpResponse(const http::HttpRequest&)>;
 
-// Registers `handler` behind the access check. For Access::queue, the route's pattern must have
-// a {queue} parameter. The handler's answer carries the token's entry name to the access log.
+// Registers `handler` behind the checks of the request's head: the access (401, 403) and the
+// media type (415). For Access::queue, the route's pattern must have a {queue} parameter. The
+// handler's answer carries the token's entry name to the access log.
 void add_route(http::Router& router, RouteContext& context, http::Verb method,
-               std::string_view pattern, Access access, http::Handler handler);
+               std::string_view pattern, Access access, http::Handler handler,
+               Body body = Body::kSmall);
 // The same for a BlockingHandler: when the pool's queue is full, 429 rate_limited.
 void add_blocking_route(http::Router& router, RouteContext& context, http::Verb method,
-                        std::string_view pattern, Access access, BlockingHandler handler);
+                        std::string_view pattern, Access access, BlockingHandler handler,
+                        Body body = Body::kSmall);
 
-// Runs `work` on the pool and answers with what it returns; 429 when the pool is full.
+// Runs `task` on the worker pool, in the share of the caller's token (`principal`); when that
+// share or the pool is full, answers 429 rate_limited through `reply` instead. `task` answers,
+// and must not throw.
+void post_work(RouteContext& context, const std::string& principal, const http::Reply& reply,
+               std::function<void()> task);
+// Runs `work` on the pool and answers with what it returns; 429 as post_work says.
 void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work,
                   http::HttpRequest request);
 
-// The request's body as JSON; InvalidArgument (a 400) when it is empty or not JSON.
+// The request's body as JSON, within bounds (api/json_parse.hpp); InvalidArgument (a 400) when
+// it is empty, not JSON, or past them.
 nlohmann::json json_body(const http::HttpRequest& request);
 // A 200/201 answer with a JSON body.
 http::HttpResponse json_answer(unsigned status, const nlohmann::json& body);

@@ -4,8 +4,10 @@
 #include <delayq/error.hpp>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "api/json_parse.hpp"
 #include "service/route_context.hpp"
 
 namespace delayq::server::service {
@@ -18,9 +20,16 @@ bool is_json_media_type(std::string_view content_type) {
     return boost::beast::iequals(type, "application/json");
 }
 
-// The answer as the route guard passes it on: counted in delayq_http_request_duration_seconds
-// (from routing to the answer) and marked with the token's entry name for the access log. One
-// wrapper for both: each was an allocation per request.
+// Browsers send a cross-site POST without asking first (a "simple" request) only with a form's
+// or text's media type: requiring JSON of every POST, body or not, makes each one ask first,
+// which this server never allows. Other methods ask first anyway.
+bool needs_json(http::Verb method, const http::HttpRequest& request) {
+    return method == http::Verb::post || request.has_body();
+}
+
+// Counted in delayq_http_request_duration_seconds (from the request's head to its answer) and
+// marked with the token's entry name for the access log. One wrapper for both: each was an
+// allocation per request.
 http::Reply observed(RouteContext& ctx, http::Verb method, const std::string* route,
                      std::chrono::steady_clock::time_point start, std::string principal,
                      http::Reply reply) {
@@ -33,75 +42,111 @@ http::Reply observed(RouteContext& ctx, http::Verb method, const std::string* ro
     };
 }
 
+// What the head alone decides, before the body is read: the token (401, 403) and the media
+// type (415).
+std::optional<http::HttpResponse> admit(RouteContext& ctx, const Access& access, http::Verb method,
+                                        const std::string& route, http::HttpRequest& request) {
+    AuthGate::Verdict verdict =
+        ctx.auth.check(request.bearer_token(), access, request.param("queue"));
+    request.principal = std::move(verdict.principal);
+    std::optional<http::HttpResponse> refusal;
+    if (verdict.problem) {
+        refusal = http::problem_response(*verdict.problem);
+        if (verdict.problem->status == 401)
+            refusal->headers.emplace_back("WWW-Authenticate", "Bearer");
+    } else if (needs_json(method, request) &&
+               !is_json_media_type(request.header("content-type").value_or(""))) {
+        refusal = http::problem_response(
+            {415, "unsupported_media_type",
+             "a POST, and any request with a body, must send Content-Type: application/json"});
+    }
+    if (refusal) {
+        ctx.requests.observe(boost::beast::http::to_string(method), route,
+                             static_cast<int>(refusal->status),
+                             std::chrono::steady_clock::now() - request.received);
+        refusal->principal = request.principal;
+    }
+    return refusal;
+}
+
 }  // namespace
 
+std::size_t BodyLimits::bytes(Body body) const {
+    switch (body) {
+        case Body::kSmall:
+            return small;
+        case Body::kLeaseList:
+            return lease_list;
+        case Body::kMessage:
+            return message;
+        case Body::kBatch:
+            return batch;
+    }
+    return small;
+}
+
 void add_route(http::Router& router, RouteContext& context, http::Verb method,
-               std::string_view pattern, Access access, http::Handler handler) {
-    // Owned by the router's handler, which outlives every request it routes.
+               std::string_view pattern, Access access, http::Handler handler, Body body) {
+    // Owned by the router's route, which outlives every request it routes.
     auto route = std::make_shared<const std::string>(pattern);
-    router.add(
-        method, pattern,
-        [ctx = &context, access, handler = std::move(handler), method, route](
-            http::HttpRequest request, http::Reply reply) {
-            const auto start = std::chrono::steady_clock::now();
-            AuthGate::Verdict verdict =
-                ctx->auth.check(request.bearer_token(), access, request.param("queue"));
-            request.principal = verdict.principal;
-            reply = observed(*ctx, method, route.get(), start, std::move(verdict.principal),
-                             std::move(reply));
-            if (verdict.problem) {
-                http::HttpResponse r = http::problem_response(*verdict.problem);
-                if (verdict.problem->status == 401) {
-                    r.headers.emplace_back("WWW-Authenticate", "Bearer");
-                }
-                return reply(std::move(r));
-            }
-            if (!request.body.empty() &&
-                !is_json_media_type(request.header("content-type").value_or(""))) {
-                return reply(http::problem_response(
-                    {415, "unsupported_media_type",
-                     "a request body must be JSON, sent as Content-Type: application/json"}));
-            }
-            handler(std::move(request), std::move(reply));
-        },
-        access.kind == Access::Kind::kOpen ? std::string() : std::string(scope_name(access.scope)));
+    http::Route r;
+    r.admit = [ctx = &context, access, method, route](http::HttpRequest& request) {
+        return admit(*ctx, access, method, *route, request);
+    };
+    r.handle = [ctx = &context, handler = std::move(handler), method, route](
+                   http::HttpRequest request, http::Reply reply) {
+        std::string principal = request.principal;
+        reply = observed(*ctx, method, route.get(), request.received, std::move(principal),
+                         std::move(reply));
+        handler(std::move(request), std::move(reply));
+    };
+    r.max_body = context.bodies.bytes(body);
+    r.scope =
+        access.kind == Access::Kind::kOpen ? std::string() : std::string(scope_name(access.scope));
+    router.add(method, pattern, std::move(r));
 }
 
 void add_blocking_route(http::Router& router, RouteContext& context, http::Verb method,
-                        std::string_view pattern, Access access, BlockingHandler handler) {
-    add_route(router, context, method, pattern, access,
-              [ctx = &context, handler = std::move(handler)](http::HttpRequest request,
-                                                             http::Reply reply) {
-                  run_blocking(*ctx, std::move(reply), handler, std::move(request));
-              });
+                        std::string_view pattern, Access access, BlockingHandler handler,
+                        Body body) {
+    add_route(
+        router, context, method, pattern, access,
+        [ctx = &context, handler = std::move(handler)](http::HttpRequest request,
+                                                       http::Reply reply) {
+            run_blocking(*ctx, std::move(reply), handler, std::move(request));
+        },
+        body);
+}
+
+void post_work(RouteContext& context, const std::string& principal, const http::Reply& reply,
+               std::function<void()> task) {
+    if (!context.pool.try_post(principal, std::move(task))) {
+        http::HttpResponse r = http::problem_response(
+            {429, "rate_limited", "the server has as much work queued as it takes; try again"});
+        r.headers.emplace_back("Retry-After", "1");
+        reply(std::move(r));
+    }
 }
 
 void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work,
                   http::HttpRequest request) {
+    const std::string principal = request.principal;
     auto shared_reply = std::make_shared<http::Reply>(std::move(reply));
-    const bool posted =
-        context.pool.try_post([shared_reply, work = std::move(work), request = std::move(request)] {
-            http::HttpResponse response;
-            try {
-                response = work(request);
-            } catch (...) {
-                response = http::problem_response(problem_from(std::current_exception()));
-            }
-            (*shared_reply)(std::move(response));
-        });
-    if (!posted) {
-        http::HttpResponse r = http::problem_response(
-            {429, "rate_limited", "the server has as much work queued as it takes; try again"});
-        r.headers.emplace_back("Retry-After", "1");
-        (*shared_reply)(std::move(r));
-    }
+    post_work(context, principal, *shared_reply,
+              [shared_reply, work = std::move(work), request = std::move(request)] {
+                  http::HttpResponse response;
+                  try {
+                      response = work(request);
+                  } catch (...) {
+                      response = http::problem_response(problem_from(std::current_exception()));
+                  }
+                  (*shared_reply)(std::move(response));
+              });
 }
 
 nlohmann::json json_body(const http::HttpRequest& request) {
     if (request.body.empty()) throw InvalidArgument("this needs a JSON body");
-    nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-    if (body.is_discarded()) throw InvalidArgument("the body is not valid JSON");
-    return body;
+    return parse_json(request.body, "the body");
 }
 
 http::HttpResponse json_answer(unsigned status, const nlohmann::json& body) {

@@ -5,6 +5,7 @@
 
 #include "http/host_check.hpp"
 #include "http/limits.hpp"
+#include "http/origin.hpp"
 #include "service/routes.hpp"
 
 namespace delayq::server::service {
@@ -45,12 +46,39 @@ ClientOptions client_options(const ServiceConfig& config) {
 // Queues with a send line of their own at once; each costs a thread while it sends.
 constexpr std::size_t kQueueHandles = 1024;
 
+// A single send's body holds its payload escaped as a JSON string (a quote or a backslash takes
+// two bytes) or in base64 (4 bytes for 3), and a few options. No route takes more than the
+// server's max_body_bytes.
+BodyLimits body_limits(const ServiceConfig& config) {
+    const std::size_t most = config.limits.max_body_bytes;
+    BodyLimits limits;
+    limits.message = std::min(2 * QueueOptions{}.max_payload_bytes + limits.small, most);
+    limits.small = std::min(limits.small, most);
+    limits.lease_list = std::min(limits.lease_list, most);
+    limits.batch = most;
+    return limits;
+}
+
+http::ServerConfig server_config(const ServiceConfig& config, bool auth) {
+    if (config.limits.max_body_bytes_in_flight < config.limits.max_body_bytes) {
+        throw InvalidArgument("the bytes of bodies in flight (" +
+                              std::to_string(config.limits.max_body_bytes_in_flight) +
+                              ") must be at least those of one body (" +
+                              std::to_string(config.limits.max_body_bytes) + ")");
+    }
+    for (const std::string& origin : config.allowed_origins) http::check_allowed_origin(origin);
+    http::ServerConfig out{
+        config.listen, config.limits, {!auth, config.allowed_origins}, config.tls};
+    out.limits.max_connections = http::raise_open_file_limit(out.limits.max_connections);
+    return out;
+}
+
 }  // namespace
 
 Service::Service(ServiceConfig config)
     : config_(std::move(config)),
       auth_(make_gate(config_)),
-      pool_(config_.worker_threads, config_.worker_queue),
+      pool_(config_.worker_threads, config_.worker_queue, config_.worker_share),
       client_(config_.redis_url, client_options(config_)),
       queues_(client_, kQueueHandles),
       long_polls_(client_, pool_post(pool_), config_.long_polls),
@@ -65,13 +93,12 @@ Service::Service(ServiceConfig config)
                requests_,
                history_,
                history_recorder_,
-               config_.metrics_public} {
+               config_.metrics_public,
+               body_limits(config_)} {
     http::Router router;
     add_all_routes(router, context_);
-    http::ServerConfig server_config{config_.listen, config_.limits, !auth_.enabled(), config_.tls};
-    server_config.limits.max_connections =
-        http::raise_open_file_limit(server_config.limits.max_connections);
-    server_ = std::make_unique<http::HttpServer>(std::move(server_config), std::move(router));
+    server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
+                                                 std::move(router));
 }
 
 Service::~Service() { stop(); }
@@ -79,10 +106,14 @@ Service::~Service() { stop(); }
 void Service::start() { server_->start(); }
 
 void Service::stop() {
-    // Waiting long-polls are answered (empty) first, so that the server's drain need not wait
-    // out their `wait`; their fetches under way finish on the pool, which stops last.
+    // 1. No new connection or request: what is answered from now on says `Connection: close`.
+    server_->begin_stop();
+    // 2. Waiting long-polls are answered (empty), so that the server's drain need not wait out
+    //    their `wait`; their fetches under way finish on the pool, which stops last.
     long_polls_.stop();
+    // 3. The requests under way are answered, and the connections closed.
     server_->stop();
+    // 4. What the routes share goes, the pool last.
     queues_.clear();
     history_recorder_.stop();
     pool_.stop();

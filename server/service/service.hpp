@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "http/server.hpp"
 #include "service/auth_gate.hpp"
@@ -24,9 +25,14 @@ struct ServiceConfig {
     std::optional<std::filesystem::path> auth_file{};
     // HTTPS with this certificate and key; plain HTTP without.
     std::optional<http::TlsFiles> tls{};
-    // For the library's blocking calls; a request beyond threads + queue is a 429.
+    // Origins whose pages a browser may let call the API (--allowed-origin), beside the
+    // server's own.
+    std::vector<std::string> allowed_origins{};
+    // For the library's blocking calls; a request beyond threads + queue is a 429, and so is
+    // one of a token that has worker_share tasks queued or running already.
     std::size_t worker_threads = 32;
     std::size_t worker_queue = 4096;
+    std::size_t worker_share = 1024;
     // Long-polls: their queues' waiters (idle_check: the safety net's period).
     LongPollOptions long_polls{};
     // GET /metrics: open to all (--metrics-public), and how often its gauges may read Redis.
@@ -54,6 +60,7 @@ class Service {
     // Re-reads the TLS files (SIGHUP); on an error the old ones stay and InvalidArgument says why.
     void reload_tls() { server_->reload_tls(); }
     bool tls() const { return server_->tls(); }
+    const http::BodyBudget& bodies() const { return server_->bodies(); }
 
     std::uint16_t port() const { return server_->port(); }
     std::size_t connections() const { return server_->connections(); }

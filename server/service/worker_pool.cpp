@@ -6,7 +6,8 @@
 
 namespace delayq::server::service {
 
-WorkerPool::WorkerPool(std::size_t threads, std::size_t capacity) : capacity_(capacity) {
+WorkerPool::WorkerPool(std::size_t threads, std::size_t capacity, std::size_t share)
+    : capacity_(capacity), share_(share) {
     for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i) {
         threads_.emplace_back([this] { work(); });
     }
@@ -14,11 +15,19 @@ WorkerPool::WorkerPool(std::size_t threads, std::size_t capacity) : capacity_(ca
 
 WorkerPool::~WorkerPool() { stop(); }
 
-bool WorkerPool::try_post(std::function<void()> task) {
+bool WorkerPool::try_post(std::string_view principal, std::function<void()> task) {
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ || tasks_.size() >= capacity_) return false;
-        tasks_.push_back(std::move(task));
+        if (stopping_ || queued_ >= capacity_) return false;
+        auto [it, added] = shares_.try_emplace(std::string(principal));
+        Share& share = it->second;
+        if (!principal.empty() && share.tasks.size() + share.running >= share_) {
+            if (added) shares_.erase(it);
+            return false;
+        }
+        if (share.tasks.empty()) turns_.push_back(it->first);
+        share.tasks.push_back(std::move(task));
+        ++queued_;
     }
     ready_.notify_one();
     return true;
@@ -39,7 +48,7 @@ void WorkerPool::stop() {
 
 std::size_t WorkerPool::waiting() const {
     std::lock_guard lock(mutex_);
-    return tasks_.size();
+    return queued_;
 }
 
 std::size_t WorkerPool::running() const {
@@ -50,10 +59,16 @@ std::size_t WorkerPool::running() const {
 void WorkerPool::work() {
     std::unique_lock lock(mutex_);
     while (true) {
-        ready_.wait(lock, [this] { return stopping_ || !tasks_.empty(); });
-        if (tasks_.empty()) return;  // stopping, and nothing left to run
-        std::function<void()> task = std::move(tasks_.front());
-        tasks_.pop_front();
+        ready_.wait(lock, [this] { return stopping_ || queued_ > 0; });
+        if (queued_ == 0) return;  // stopping, and nothing left to run
+        const std::string principal = std::move(turns_.front());
+        turns_.pop_front();
+        Share& share = shares_.at(principal);
+        std::function<void()> task = std::move(share.tasks.front());
+        share.tasks.pop_front();
+        if (!share.tasks.empty()) turns_.push_back(principal);  // its next task waits its turn
+        --queued_;
+        ++share.running;
         ++running_;
         lock.unlock();
         try {
@@ -63,8 +78,12 @@ void WorkerPool::work() {
         } catch (...) {
             spdlog::error("http: a worker task threw");
         }
+        task = nullptr;  // what it holds goes outside the lock, and before the count says so
         lock.lock();
         --running_;
+        // Looked up again: other principals came and went while the task ran.
+        const auto it = shares_.find(principal);
+        if (--it->second.running == 0 && it->second.tasks.empty()) shares_.erase(it);
     }
 }
 

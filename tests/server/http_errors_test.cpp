@@ -143,9 +143,17 @@ TEST_F(HttpErrorsTest, WithoutAuthOnlyLoopbackHostsAreAnswered) {
                                             .host = "rebind.example"});
     EXPECT_EQ(send.status, 403u);
     EXPECT_EQ(redis().dbsize(), 0);
-    for (const std::string host : {"localhost", "localhost:7380", "127.0.0.1", "127.1.2.3:9",
-                                   "[::1]:7380", "app.localhost"}) {
+    const std::string p = ":" + std::to_string(port());
+    for (const std::string& host :
+         std::vector<std::string>{"localhost", "localhost" + p, "127.0.0.1", "127.1.2.3" + p,
+                                  "[::1]" + p, "app.localhost"}) {
         EXPECT_EQ(http().request({.target = "/healthz", .host = host}).status, 200u) << host;
+    }
+    // A loopback name with another port than the server's is not a request meant for it.
+    const std::string other = ":" + std::to_string(port() == 9 ? 10 : 9);
+    for (const std::string& host : {"localhost" + other, "[::1]" + other}) {
+        const HttpResult r = http().request({.target = "/healthz", .host = host});
+        EXPECT_EQ(r.status, 403u) << host;
     }
 }
 

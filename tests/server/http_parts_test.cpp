@@ -11,8 +11,10 @@
 namespace delayq::server::http {
 namespace {
 
-Handler noop() {
-    return [](HttpRequest, const Reply&) {};
+Route noop() {
+    Route route;
+    route.handle = [](HttpRequest, const Reply&) {};
+    return route;
 }
 
 TEST(RouterTest, MatchesParametersPercentDecodedAndPrefersLiterals) {

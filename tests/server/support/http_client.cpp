@@ -40,10 +40,19 @@ struct HttpClient::Impl {
     net::io_context io;
     Tcp::socket socket{io};
     boost::beast::flat_buffer buffer;
+    bool closing = false;  // the last answer said `Connection: close`
+
+    void connect(std::uint16_t port) {
+        boost::system::error_code ec;
+        socket.close(ec);
+        buffer.clear();
+        socket.connect(Tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+        closing = false;
+    }
 };
 
 HttpClient::HttpClient(std::uint16_t port) : impl_(std::make_unique<Impl>()), port_(port) {
-    impl_->socket.connect(Tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    impl_->connect(port);
 }
 
 HttpClient::~HttpClient() = default;
@@ -53,12 +62,15 @@ HttpResult HttpClient::request(const HttpRequestSpec& spec) {
     req.set(bhttp::field::host, spec.host.value_or("127.0.0.1:" + std::to_string(port_)));
     if (!spec.token.empty()) req.set(bhttp::field::authorization, "Bearer " + spec.token);
     for (const auto& [name, value] : spec.headers) req.set(name, value);
-    if (spec.body) {
-        if (!spec.content_type.empty()) req.set(bhttp::field::content_type, spec.content_type);
-        req.body() = *spec.body;
+    // As clients of a JSON API do: every POST says it is JSON, body or not.
+    if ((spec.body || spec.method == "POST") && !spec.content_type.empty()) {
+        req.set(bhttp::field::content_type, spec.content_type);
     }
+    if (spec.body) req.body() = *spec.body;
     if (req.find(bhttp::field::connection) == req.end()) req.keep_alive(true);
     req.prepare_payload();
+    // As clients do: a connection the server said it closes is not used again.
+    if (impl_->closing) impl_->connect(port_);
     bhttp::write(impl_->socket, req);
     return read_answer();
 }
@@ -91,6 +103,7 @@ HttpResult HttpClient::read_answer() {
     out.status = res.result_int();
     out.body = res.body();
     out.keep_alive = res.keep_alive();
+    impl_->closing = !out.keep_alive;
     for (const auto& f : res) {
         out.headers.emplace_back(lower(std::string(f.name_string())), std::string(f.value()));
     }
@@ -102,6 +115,11 @@ bool HttpClient::closed_by_server() {
     boost::system::error_code ec;
     impl_->socket.read_some(net::buffer(&byte, 1), ec);
     return ec == net::error::eof || ec == net::error::connection_reset;
+}
+
+void HttpClient::close() {
+    boost::system::error_code ec;
+    impl_->socket.close(ec);
 }
 
 bool can_connect(std::uint16_t port) {

@@ -53,6 +53,8 @@ class HttpClient {
     HttpResult read_answer();
     // Whether the server has closed the connection (a read ends with end of stream).
     bool closed_by_server();
+    // Closes the connection, as a client that goes away.
+    void close();
 
     std::uint16_t port() const { return port_; }
 

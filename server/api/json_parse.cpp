@@ -1,0 +1,63 @@
+#include "api/json_parse.hpp"
+
+#include <delayq/error.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace delayq::server {
+namespace {
+
+using nlohmann::json;
+
+// Thrown from the parser's callback to stop it at once; becomes an InvalidArgument.
+struct OutOfBounds {
+    std::string why;
+};
+
+}  // namespace
+
+json parse_json(std::string_view text, std::string_view what, const JsonBounds& bounds) {
+    std::size_t values = 0;
+    // The keys of each object being parsed, innermost last.
+    std::vector<std::set<std::string, std::less<>>> keys;
+    const json::parser_callback_t check = [&](int depth, json::parse_event_t event,
+                                              json& parsed) -> bool {
+        if (++values > bounds.max_values) {
+            throw OutOfBounds{"holds more than " + std::to_string(bounds.max_values) +
+                              " JSON values"};
+        }
+        switch (event) {
+            case json::parse_event_t::object_start:
+            case json::parse_event_t::array_start:
+                // `depth` counts the containers around this one.
+                if (static_cast<std::size_t>(depth) >= bounds.max_depth) {
+                    throw OutOfBounds{"nests JSON deeper than " + std::to_string(bounds.max_depth) +
+                                      " levels"};
+                }
+                if (event == json::parse_event_t::object_start) keys.emplace_back();
+                break;
+            case json::parse_event_t::object_end:
+                keys.pop_back();
+                break;
+            case json::parse_event_t::key:
+                if (!keys.back().insert(parsed.get<std::string>()).second) {
+                    throw OutOfBounds{"has the key \"" + parsed.get<std::string>() +
+                                      "\" twice in one object"};
+                }
+                break;
+            default:
+                break;
+        }
+        return true;
+    };
+    try {
+        json out = json::parse(text.begin(), text.end(), check, false);
+        if (out.is_discarded()) throw InvalidArgument(std::string(what) + " is not valid JSON");
+        return out;
+    } catch (const OutOfBounds& e) {
+        throw InvalidArgument(std::string(what) + " " + e.why);
+    }
+}
+
+}  // namespace delayq::server
