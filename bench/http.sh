@@ -37,6 +37,7 @@ DELAYQ_TOKEN=$("$delayq" token new --name bench --scopes send,consume,read --que
 export DELAYQ_TOKEN
 # The access log (one line a request on stderr) is part of what the server does per request.
 "$delayq" serve --listen "127.0.0.1:$http_port" --auth-file "$tmp/auth" --max-connections 12000 \
+    --max-polls-per-token 12000 \
     2>"$tmp/serve.log" &
 serve_pid=$!
 until grep -q 'listening on' "$tmp/serve.log"; do sleep 0.05; done

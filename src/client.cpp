@@ -13,6 +13,7 @@
 #include "redis/permission.hpp"
 #include "redis/url_secret.hpp"
 #include "validate.hpp"
+#include "waiter/wake_hub.hpp"
 
 namespace delayq {
 namespace detail {
@@ -51,6 +52,14 @@ ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
       options_(std::move(options)),
       tls_(make_tls(endpoint_, options_.tls)),
       pool_([this] { return connect(); }, options_.pool_size) {}
+
+ClientCore::~ClientCore() = default;
+
+WakeHub& ClientCore::wake_hub() {
+    std::lock_guard lock(hub_mutex_);
+    if (!wake_hub_) wake_hub_ = std::make_unique<WakeHub>(*this);
+    return *wake_hub_;
+}
 
 Connection ClientCore::connect() {
     Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout},

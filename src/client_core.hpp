@@ -12,9 +12,14 @@
 namespace delayq::detail {
 
 // What every Queue and Consumer of one Client shares: where Redis is, the options, the pool.
+class WakeHub;
+
 class ClientCore {
   public:
     ClientCore(Endpoint endpoint, ClientOptions options);
+    ~ClientCore();
+    ClientCore(const ClientCore&) = delete;
+    ClientCore& operator=(const ClientCore&) = delete;
 
     // A new dedicated connection (consumers keep their own). The first connection of a client
     // also checks the server; a failed check is repeated on the next connection.
@@ -22,6 +27,8 @@ class ClientCore {
     ConnectionPool& pool() { return pool_; }
     const ClientOptions& options() const { return options_; }
     const Endpoint& endpoint() const { return endpoint_; }
+    // What every waiter of this client shares (made, and its threads started, on first use).
+    WakeHub& wake_hub();
 
   private:
     void check_server(Connection& conn);
@@ -32,6 +39,9 @@ class ClientCore {
     ConnectionPool pool_;
     std::mutex check_mutex_;
     bool checked_ = false;
+    std::mutex hub_mutex_;
+    // Last: its threads use the rest, so it stops first.
+    std::unique_ptr<WakeHub> wake_hub_;
 };
 
 }  // namespace delayq::detail

@@ -1,11 +1,15 @@
 // The public Waiter: one per queue wakes many callers, blocking or by callback, at the queue's
-// next due time by the Redis clock, without polling; it survives a Redis restart.
+// next due time by the Redis clock, without polling; it survives a Redis restart. The waiters of
+// a Client share one timer thread and one subscriber connection, whatever the number of queues.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -167,6 +171,83 @@ TEST_F(WaiterTest, AResetSubscriptionIsNotCalledAgain) {
     ASSERT_TRUE(eventually([&] { return kept.load() >= 1; }));
     // Both would have been called in the same firing, one after the other.
     EXPECT_EQ(dropped.load(), 0);
+}
+
+std::size_t thread_count() {
+    const std::filesystem::directory_iterator tasks("/proc/self/task");
+    return static_cast<std::size_t>(std::distance(begin(tasks), end(tasks)));
+}
+
+long long redis_clients(const RedisServer& server) {
+    return server.info_integer("clients", "connected_clients");
+}
+
+long long shard_channels(const RedisServer& server) {
+    return static_cast<long long>(server.command({"PUBSUB", "SHARDCHANNELS"}).elements.size());
+}
+
+// Starts a waiter on each of `count` queues and awaits their subscriptions.
+std::vector<std::unique_ptr<Waiter>> start_many(Client& client, std::size_t count) {
+    std::vector<std::unique_ptr<Waiter>> waiters;
+    for (std::size_t i = 0; i < count; ++i) {
+        waiters.push_back(
+            std::make_unique<Waiter>(client.leases("q" + std::to_string(i)), kNoIdleCheck));
+        waiters.back()->start();
+    }
+    EXPECT_TRUE(eventually([&] {
+        for (const auto& w : waiters) {
+            if (w->stats().subscriptions == 0) return false;
+        }
+        return true;
+    }));
+    return waiters;
+}
+
+// The attack on `delayq serve` was 300 queue names long-polled: +600 threads, +329 connections.
+TEST_F(WaiterTest, ManyQueuesCostNoThreadAndNoConnectionEach) {
+    Queue q = queue();
+    Waiter first(leases(q), kNoIdleCheck);
+    start_subscribed(first);  // the client's shared timer and subscriber are up
+    const std::size_t threads = thread_count();
+    const long long clients = redis_clients(server());
+
+    std::vector<std::unique_ptr<Waiter>> many = start_many(client(), 300);
+    EXPECT_EQ(thread_count(), threads);
+    // At most the pool's connection for the TIME that aims the newcomers.
+    EXPECT_LE(redis_clients(server()), clients + 1);
+    EXPECT_EQ(shard_channels(server()), 301);
+
+    // Each signal still reaches its own queue's waiter only.
+    Waiter& target = *many[150];
+    const std::uint64_t seen = target.epoch();
+    client().queue("q150").send("m");
+    EXPECT_TRUE(target.wait(seen, event_deadline()));
+    EXPECT_EQ(target.stats().signals, 1U);
+    EXPECT_EQ(many[149]->stats().signals, 0U);
+
+    // Stopped, they are unsubscribed; the first one still hears its queue.
+    many.clear();
+    ASSERT_TRUE(eventually([&] { return shard_channels(server()) == 1; }));
+    EXPECT_EQ(thread_count(), threads);
+    const std::uint64_t before = first.epoch();
+    q.send("still heard");
+    EXPECT_TRUE(first.wait(before, event_deadline()));
+}
+
+class WaiterMaxClientsTest : public RedisTest {
+  protected:
+    RedisServerOptions server_options() const override {
+        return {.extra_args = {"--maxclients", "20"}};
+    }
+};
+
+// With a connection each, 80 waiters of one client took every connection Redis allows.
+TEST_F(WaiterMaxClientsTest, WaitersOnManyQueuesLeaveRedisToOtherClients) {
+    std::vector<std::unique_ptr<Waiter>> many = start_many(client(), 80);
+    for (const auto& w : many) EXPECT_EQ(w->stats().redis_errors, 0U);
+    Client other(server().url());
+    EXPECT_NO_THROW(other.ping());
+    EXPECT_EQ(other.queue("elsewhere").send("m").id.empty(), false);
 }
 
 TEST_F(WaiterTest, BadOptionsAreRefused) {

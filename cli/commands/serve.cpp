@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include "auth/token_table.hpp"
 #include "command_set.hpp"
@@ -27,6 +28,10 @@ struct ServeArgs {
     std::string tls_key;
     std::size_t io_threads = 0;
     std::size_t max_connections = 10'000;
+    // Long-polls: the library's defaults (server/service/long_poll.hpp).
+    std::size_t max_poll_queues = server::LongPollOptions{}.max_queues;
+    std::size_t max_poll_queues_per_token = server::LongPollOptions{}.max_queues_per_token;
+    std::size_t max_polls_per_token = server::LongPollOptions{}.max_polls_per_token;
     bool metrics_public = false;
 };
 
@@ -70,6 +75,16 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.limits.io_threads = a.io_threads;
     if (a.max_connections == 0) throw UsageError("--max-connections must be at least 1");
     config.limits.max_connections = a.max_connections;
+    const std::pair<std::size_t, const char*> poll_caps[] = {
+        {a.max_poll_queues, "--max-poll-queues"},
+        {a.max_poll_queues_per_token, "--max-poll-queues-per-token"},
+        {a.max_polls_per_token, "--max-polls-per-token"}};
+    for (const auto& [value, name] : poll_caps) {
+        if (value == 0) throw UsageError(std::string(name) + " must be at least 1");
+    }
+    config.long_polls.max_queues = a.max_poll_queues;
+    config.long_polls.max_queues_per_token = a.max_poll_queues_per_token;
+    config.long_polls.max_polls_per_token = a.max_polls_per_token;
     config.metrics_public = a.metrics_public;
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
@@ -167,6 +182,18 @@ Examples:
     cmd.add_option("--max-connections", a->max_connections,
                    "Open connections at most; beyond them a 503 (default 10000)")
         ->type_name("N");
+    cmd.add_option("--max-poll-queues", a->max_poll_queues,
+                   "Queues long-polled at once (each a wake subscription); beyond, a 503")
+        ->type_name("N")
+        ->capture_default_str();
+    cmd.add_option("--max-poll-queues-per-token", a->max_poll_queues_per_token,
+                   "Of them, made by one token's polls; beyond, a 503")
+        ->type_name("N")
+        ->capture_default_str();
+    cmd.add_option("--max-polls-per-token", a->max_polls_per_token,
+                   "Long-polls one token may have waiting at once; beyond, a 503")
+        ->type_name("N")
+        ->capture_default_str();
     cmd.add_flag("--metrics-public", a->metrics_public,
                  "Serve GET /metrics without a token (default: scope read)");
 }

@@ -30,10 +30,13 @@ struct WaiterStats {
 
 // Tells any number of callers when something may be due in one queue, without polling Redis:
 // one waiter per queue serves many waiting callers (the Consumer has one; the HTTP service's
-// long-polls share one). It fires at the queue's next due time by the Redis clock (learned from
-// the fetches its callers report and from producers' wake signals, SSUBSCRIBE dq:{q}:wake), after
-// each (re)subscription, and at the latest idle_check after it last fired. Firing means "fetch
-// now"; it promises nothing is there, since another consumer may have taken it. Thread-safe.
+// long-polls share one). A waiter has no thread or connection of its own: all the waiters of a
+// Client share one timer thread and one subscriber connection (made with the first), so a
+// waiter costs a channel subscription and some memory, and stops at once. It fires at the queue's
+// next due time by the Redis clock (learned from the fetches its callers report and from producers'
+// wake signals, SSUBSCRIBE dq:{q}:wake), after each (re)subscription, and at the latest idle_check
+// after it last fired. Firing means "fetch now"; it promises nothing is there, since another
+// consumer may have taken it. Thread-safe.
 //
 // A caller that fetches and then waits must not miss a firing between the two: read epoch()
 // before fetching and pass it to wait(), or subscribe before fetching.
@@ -46,8 +49,8 @@ class Waiter {
     Waiter(const Waiter&) = delete;
     Waiter& operator=(const Waiter&) = delete;
 
-    // Starts its two threads: the wake subscription and the timer. Redis failures are logged,
-    // counted (stats()) and retried, never thrown.
+    // Registers with the Client's shared timer and subscriber (starting them with the first
+    // waiter). Redis failures are logged, counted (stats()) and retried, never thrown.
     void start();
     // Ends every wait (they return false) and the subscription; no callback runs after it
     // returns. A stopped waiter does not start again.

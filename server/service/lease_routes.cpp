@@ -32,6 +32,11 @@ http::HttpResponse busy() {
     return r;
 }
 
+// A poll beyond a cap of the long-poll hub: the server is fine, this client holds its share.
+http::HttpResponse too_many_polls(const TooManyPolls& e) {
+    return http::problem_response({503, "too_many_polls", e.what()});  // with Retry-After: 1
+}
+
 http::HttpResponse answer_poll(const PollAnswer& answer) {
     if (answer.error) return http::problem_response(problem_from(answer.error));
     return http::json_response(200, deliveries_text(answer.deliveries));
@@ -58,16 +63,19 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         // leases of a fetch under way for it are released); one gone when its answer comes has
         // its leases released too.
         const std::shared_ptr<http::ClientWatch> client = r.client;
-        const LongPollHub::PollId id = ctx.long_polls.wait(
-            {r.param("queue"), req.max, req.visibility, std::chrono::steady_clock::now() + req.wait,
-             [shared_reply, client](const PollAnswer& answer) {
-                 if (client && client->gone()) return false;
-                 (*shared_reply)(answer_poll(answer));
-                 return true;
-             }});
+        const LongPollHub::PollId id =
+            ctx.long_polls.wait({r.param("queue"), r.principal, req.max, req.visibility,
+                                 std::chrono::steady_clock::now() + req.wait,
+                                 [shared_reply, client](const PollAnswer& answer) {
+                                     if (client && client->gone()) return false;
+                                     (*shared_reply)(answer_poll(answer));
+                                     return true;
+                                 }});
         if (client && id != 0) client->watch([hub = &ctx.long_polls, id] { hub->cancel(id); });
     } catch (const WorkersBusy&) {
         (*shared_reply)(busy());
+    } catch (const TooManyPolls& e) {
+        (*shared_reply)(too_many_polls(e));
     } catch (...) {
         (*shared_reply)(http::problem_response(problem_from(std::current_exception())));
     }

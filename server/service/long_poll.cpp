@@ -12,6 +12,7 @@ namespace delayq::server {
 struct LongPollHub::Poll {
     PollId id = 0;
     std::string queue;
+    std::string token;
     std::size_t max = 1;
     Duration visibility{};
     PollDone done;
@@ -22,9 +23,14 @@ struct LongPollHub::Poll {
 };
 
 struct LongPollHub::Slot {
-    explicit Slot(Leases l) : leases(std::move(l)) {}
+    Slot(std::string q, std::string t, Leases l)
+        : queue(std::move(q)), owner(std::move(t)), leases(std::move(l)) {}
+    std::string queue;
+    std::string owner;  // the token whose poll made it (empty without auth)
     Leases leases;
-    std::unique_ptr<Waiter> waiter;
+    // Shared with stats(), which reads it outside mu_. Before the subscription: that is reset
+    // first when a released slot goes.
+    std::shared_ptr<Waiter> waiter;
     Waiter::Subscription subscription;
     std::list<std::shared_ptr<Poll>> waiting;  // oldest first: the oldest poll is served first
     bool fetching = false;                     // one fetch loop per queue at a time
@@ -32,6 +38,19 @@ struct LongPollHub::Slot {
     // The waiter's epoch before the last fetch that left nothing due; while it has not fired
     // since, a new poll need not fetch: the waiter fires when something falls due.
     std::optional<std::uint64_t> drained_epoch;
+    // No poll and no fetch since idle_since: in the hub's idle_ list, released in time.
+    bool idle = false;
+    std::chrono::steady_clock::time_point idle_since;
+    std::list<Slot*>::iterator idle_pos;
+};
+
+struct LongPollHub::Retirement {
+    explicit Retirement(LongPollHub& h) : hub(h) {}
+    Retirement(const Retirement&) = delete;
+    Retirement& operator=(const Retirement&) = delete;
+    ~Retirement() { hub.retire(std::move(slots)); }
+    LongPollHub& hub;
+    Slots slots;
 };
 
 namespace {
@@ -53,27 +72,49 @@ LongPollHub::PollId LongPollHub::wait(PollRequest request) {
     }
     auto poll = std::make_shared<Poll>();
     poll->queue = std::move(request.queue);
+    poll->token = std::move(request.token);
     poll->max = request.max;
     poll->visibility = request.visibility;
     poll->done = std::move(request.done);
+    // Waiters released to make room are stopped once the lock is released.
+    Retirement retired(*this);
     std::unique_lock lock(mu_);
     if (stopping_) {
         lock.unlock();
         finish({{poll, PollAnswer{}}});
         return 0;
     }
-    Slot& slot = slot_for(poll->queue);  // throws for a bad name, before anything is kept
+    Slot* slot = nullptr;
+    try {
+        const auto use = tokens_.find(poll->token);
+        if (!poll->token.empty() && use != tokens_.end() &&
+            use->second.polls >= options_.max_polls_per_token) {
+            throw TooManyPolls("this token has as many long-polls waiting as it may (" +
+                               std::to_string(options_.max_polls_per_token) +
+                               "); try again when one was answered");
+        }
+        // Throws for a bad name or a cap, before anything is kept.
+        slot = &slot_for(poll->queue, poll->token, retired.slots);
+    } catch (const TooManyPolls&) {
+        ++refused_;
+        throw;
+    }
+    if (slot->idle) {
+        idle_.erase(slot->idle_pos);
+        slot->idle = false;
+    }
     poll->id = next_id_++;
-    poll->where = slot.waiting.insert(slot.waiting.end(), poll);
+    poll->where = slot->waiting.insert(slot->waiting.end(), poll);
     polls_.emplace(poll->id, poll);
+    if (!poll->token.empty()) ++tokens_[poll->token].polls;
     const bool earliest = deadlines_.empty() || request.deadline < deadlines_.begin()->first;
     deadlines_.emplace(request.deadline, poll->id);
     if (earliest) timer_cv_.notify_one();
-    if (!slot.fetching && slot.drained_epoch != slot.waiter->epoch()) {
+    if (!slot->fetching && slot->drained_epoch != slot->waiter->epoch()) {
         try {
-            start_fetching(poll->queue, slot);
+            start_fetching(poll->queue, *slot);
         } catch (...) {
-            remove(slot, poll);  // refused whole: its `done` is never called
+            remove(*slot, poll);  // refused whole: its `done` is never called
             throw;
         }
     }
@@ -92,15 +133,86 @@ void LongPollHub::cancel(PollId id) {
     remove(*slots_.at(poll->queue), poll);
 }
 
-LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue) {
+LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue, const std::string& token,
+                                         Slots& retired) {
     auto it = slots_.find(queue);
     if (it != slots_.end()) return *it->second;
-    auto slot = std::make_unique<Slot>(client_.leases(queue));
-    slot->waiter = std::make_unique<Waiter>(slot->leases, options_.waiter);
+    Leases leases = client_.leases(queue);  // throws for a bad name
+    check_caps(token, retired);
+    auto slot = std::make_unique<Slot>(queue, token, std::move(leases));
+    slot->waiter = std::make_shared<Waiter>(slot->leases, options_.waiter);
     // Subscribed before the first fetch, so that no firing after it is missed.
     slot->subscription = slot->waiter->subscribe([this, queue] { on_fire(queue); });
     slot->waiter->start();
+    if (!token.empty()) ++tokens_[token].queues;
     return *slots_.emplace(queue, std::move(slot)).first->second;
+}
+
+void LongPollHub::check_caps(const std::string& token, Slots& retired) {
+    if (slots_.size() >= options_.max_queues && !release_idle(nullptr, retired)) {
+        throw TooManyPolls("the server long-polls as many queues as it may (" +
+                           std::to_string(options_.max_queues) + ")");
+    }
+    if (token.empty()) return;
+    const auto use = tokens_.find(token);
+    if (use != tokens_.end() && use->second.queues >= options_.max_queues_per_token &&
+        !release_idle(&token, retired)) {
+        throw TooManyPolls("this token long-polls as many queues as it may (" +
+                           std::to_string(options_.max_queues_per_token) + ")");
+    }
+}
+
+bool LongPollHub::release_idle(const std::string* token, Slots& retired) {
+    for (Slot* slot : idle_) {
+        if (token == nullptr || slot->owner == *token) {
+            retired.push_back(release(*slot));
+            return true;
+        }
+    }
+    return false;
+}
+
+std::unique_ptr<LongPollHub::Slot> LongPollHub::release(Slot& slot) {
+    if (slot.idle) idle_.erase(slot.idle_pos);
+    if (!slot.owner.empty()) {
+        const auto use = tokens_.find(slot.owner);
+        if (use != tokens_.end() && --use->second.queues == 0 && use->second.polls == 0) {
+            tokens_.erase(use);
+        }
+    }
+    const auto it = slots_.find(slot.queue);
+    std::unique_ptr<Slot> out = std::move(it->second);
+    slots_.erase(it);
+    ++released_;
+    return out;
+}
+
+void LongPollHub::settle(Slot& slot) {
+    if (slot.idle || !slot.waiting.empty() || slot.fetching || stopping_) return;
+    slot.idle = true;
+    slot.idle_since = std::chrono::steady_clock::now();
+    slot.idle_pos = idle_.insert(idle_.end(), &slot);
+    if (idle_.size() == 1) timer_cv_.notify_one();
+}
+
+void LongPollHub::retire(Slots&& slots) noexcept {
+    if (slots.empty()) return;
+    WaiterStats sum;
+    for (auto& slot : slots) {
+        slot->subscription.reset();
+        slot->waiter->stop();
+        const WaiterStats s = slot->waiter->stats();
+        sum.fired += s.fired;
+        sum.signals += s.signals;
+        sum.subscriptions += s.subscriptions;
+        sum.redis_errors += s.redis_errors;
+    }
+    slots.clear();
+    std::lock_guard lock(mu_);
+    retired_.fired += sum.fired;
+    retired_.signals += sum.signals;
+    retired_.subscriptions += sum.subscriptions;
+    retired_.redis_errors += sum.redis_errors;
 }
 
 void LongPollHub::on_fire(const std::string& queue) {
@@ -129,6 +241,7 @@ void LongPollHub::start_fetching(const std::string& queue, Slot& slot) {
         post_([this, queue] { run_fetches(queue); });
     } catch (...) {
         slot.fetching = false;
+        settle(slot);
         throw;
     }
 }
@@ -141,6 +254,7 @@ void LongPollHub::run_fetches(const std::string& queue) {
         Slot& slot = *slots_.at(queue);
         if (stopping_ || slot.waiting.empty()) {
             slot.fetching = false;
+            settle(slot);
             idle_cv_.notify_all();
             return;
         }
@@ -185,6 +299,7 @@ void LongPollHub::run_fetches(const std::string& queue) {
         if (idle) {
             if (!failed) slot.drained_epoch = seen;
             slot.fetching = false;
+            settle(slot);
             idle_cv_.notify_all();
         }
         lock.unlock();
@@ -196,6 +311,13 @@ void LongPollHub::run_fetches(const std::string& queue) {
 void LongPollHub::remove(Slot& slot, const std::shared_ptr<Poll>& poll) {
     if (polls_.erase(poll->id) == 0) return;
     slot.waiting.erase(poll->where);
+    if (!poll->token.empty()) {
+        const auto use = tokens_.find(poll->token);
+        if (use != tokens_.end() && --use->second.polls == 0 && use->second.queues == 0) {
+            tokens_.erase(use);
+        }
+    }
+    settle(slot);
 }
 
 void LongPollHub::finish(Finished&& finished) {
@@ -229,19 +351,26 @@ void LongPollHub::finish(Finished&& finished) {
 }
 
 void LongPollHub::run_timer() {
+    using Clock = std::chrono::steady_clock;
     std::unique_lock lock(mu_);
     while (!stopped_) {
-        if (deadlines_.empty()) {
+        std::optional<Clock::time_point> next;
+        if (!deadlines_.empty()) next = deadlines_.begin()->first;
+        if (!idle_.empty()) {
+            const auto release_at = idle_.front()->idle_since + options_.idle_release;
+            next = next ? std::min(*next, release_at) : release_at;
+        }
+        if (!next) {
             timer_cv_.wait(lock);
             continue;
         }
-        const auto next = deadlines_.begin()->first;
-        if (std::chrono::steady_clock::now() < next) {
-            timer_cv_.wait_until(lock, next);
+        if (Clock::now() < *next) {
+            timer_cv_.wait_until(lock, *next);
             continue;
         }
         Finished finished;
-        const auto now = std::chrono::steady_clock::now();
+        Slots retired;
+        const auto now = Clock::now();
         while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
             const PollId id = deadlines_.begin()->second;
             deadlines_.erase(deadlines_.begin());
@@ -255,8 +384,12 @@ void LongPollHub::run_timer() {
             remove(*slots_.at(poll->queue), poll);
             finished.emplace_back(poll, PollAnswer{});
         }
+        while (!idle_.empty() && idle_.front()->idle_since + options_.idle_release <= now) {
+            retired.push_back(release(*idle_.front()));
+        }
         lock.unlock();
         finish(std::move(finished));
+        retire(std::move(retired));
         lock.lock();
     }
 }
@@ -285,32 +418,36 @@ void LongPollHub::stop() {
     });
     stopped_ = true;
     timer_cv_.notify_all();
+    Slots retired;
+    while (!slots_.empty()) retired.push_back(release(*slots_.begin()->second));
     lock.unlock();
     if (timer_.joinable()) timer_.join();
-    // Outside mu_: a callback under way may be waiting for it, and reset() waits for the callback.
-    for (auto& [queue, slot] : slots_) {
-        slot->subscription.reset();
-        slot->waiter->stop();
-    }
+    // Outside mu_: a callback under way may be waiting for it, and reset() waits for the
+    // callback. One step: a waiter's stop only unregisters it from the client's shared timer and
+    // subscriber.
+    retire(std::move(retired));
 }
 
 LongPollStats LongPollHub::stats() const {
     LongPollStats out;
-    std::vector<const Waiter*> waiters;
+    std::vector<std::shared_ptr<const Waiter>> waiters;
     {
         std::lock_guard lock(mu_);
         out.fetches = fetches_;
         out.fires = fires_;
         out.waiting = polls_.size();
         out.queues = slots_.size();
+        out.idle = idle_.size();
+        out.released = released_;
+        out.refused = refused_;
+        out.waiters = retired_;
         for (const auto& [queue, slot] : slots_) {
             if (slot->fetching) ++out.fetching;
-            waiters.push_back(slot->waiter.get());
+            waiters.push_back(slot->waiter);
         }
     }
-    // Outside mu_: a waiter's stop holds its lock while its callback may wait for mu_. Waiters
-    // live as long as the hub.
-    for (const Waiter* w : waiters) {
+    // Outside mu_: a waiter's stop holds its lock while its callback may wait for mu_.
+    for (const auto& w : waiters) {
         const WaiterStats s = w->stats();
         out.waiters.fired += s.fired;
         out.waiters.signals += s.signals;

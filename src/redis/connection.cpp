@@ -11,6 +11,7 @@
 
 #include "delayq/error.hpp"
 #include "redis/permission.hpp"
+#include "redis/socket_wait.hpp"
 #include "redis/transport.hpp"
 
 namespace delayq::detail {
@@ -177,6 +178,22 @@ std::optional<Reply> Connection::read_pushed(Duration timeout) {
     if (auto reply = parsed()) return reply;
     // Bytes inside TLS or the reader count as arrived: the transport hands them out at once.
     if (!receive(timeout, "waiting for a message")) return std::nullopt;
+    return parsed();  // nullopt: part of a reply so far
+}
+
+std::optional<Reply> Connection::read_pushed(Duration timeout, int wake_fd) {
+    check_usable();
+    if (auto reply = parsed()) return reply;
+    if (!transport_->has_buffered()) {
+        Readable ready = Readable::kNone;
+        try {
+            ready = wait_for_either(transport_->fd(), wake_fd, timeout);
+        } catch (const TransportError& e) {
+            fail("waiting for a message", e.what(), false);
+        }
+        if (ready != Readable::kSocket) return std::nullopt;
+    }
+    if (!receive(Duration{0}, "waiting for a message")) return std::nullopt;
     return parsed();  // nullopt: part of a reply so far
 }
 

@@ -49,6 +49,9 @@ class Connection {
 
     // Waits up to `timeout` for a pushed reply (pub/sub); nullopt when none came.
     std::optional<Reply> read_pushed(Duration timeout);
+    // The same, but the wait also ends (nullopt) as soon as `wake_fd` is readable: a
+    // subscriber sleeps here and is woken to send new commands. The caller drains `wake_fd`.
+    std::optional<Reply> read_pushed(Duration timeout, int wake_fd);
 
     // True when the server closed the connection or an error broke it: cheap (no round trip),
     // used before reusing an idle connection.

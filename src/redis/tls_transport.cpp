@@ -224,6 +224,8 @@ class TlsTransport final : public Transport {
 
     int fd() const override { return socket_->fd(); }
 
+    bool has_buffered() const override { return SSL_pending(ssl_) > 0; }
+
   private:
     // After a read or write that did not complete: waits up to `wait` for what OpenSSL needs,
     // false when the time passed. Throws TransportError for anything but a wait.

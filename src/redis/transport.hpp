@@ -46,6 +46,9 @@ class Transport {
     // protocol). Costs no round trip.
     virtual bool idle_and_open() = 0;
     virtual int fd() const = 0;
+    // Received and decoded but not yet handed out (TLS keeps a record's rest): fd() then need
+    // not become readable for read_some to have something.
+    virtual bool has_buffered() const { return false; }
 };
 
 // Throw TransportError on failure (timed_out when `timeout` passed), naming what failed.

@@ -1,6 +1,9 @@
 #include "waiter/waiter_core.hpp"
 
+#include "client_core.hpp"
+#include "keys.hpp"
 #include "validate.hpp"
+#include "waiter/wake_hub.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -13,33 +16,34 @@ Duration checked_idle_check(const WaiterOptions& options) {
 }  // namespace
 
 WaiterCore::WaiterCore(std::shared_ptr<QueueCore> core, const WaiterOptions& options)
-    : core_(std::move(core)), clock_(checked_idle_check(options)) {}
+    : core_(std::move(core)),
+      channel_(make_keys(core_->name())[kWakeChannel]),
+      clock_(checked_idle_check(options)) {}
 
 WaiterCore::~WaiterCore() { stop(); }
 
 void WaiterCore::start() {
     std::lock_guard lock(mutex_);
     if (started_ || stopped_) return;
+    WakeHub& hub = core_->client().wake_hub();
     started_ = true;
-    clock_.start();
-    subscriber_.start();
+    clock_.start(hub.timer());
+    subscriber_ = &hub.subscriber_for(channel_);
+    subscriber_->add(channel_, listener_);
 }
 
 void WaiterCore::stop() {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
     stopped_ = true;
-    // The clock first: waits end at once, while the subscriber may take up to its stop check.
-    clock_.request_stop();
-    subscriber_.request_stop();
-    if (!started_) return;
-    subscriber_.join();
-    clock_.join();
+    // The clock first: waits end at once and no callback runs once it returned.
+    clock_.stop();
+    if (subscriber_ != nullptr) subscriber_->remove(channel_, listener_);
 }
 
 WaiterStats WaiterCore::stats() const {
-    return WaiterStats{clock_.epoch(), subscriber_.signals(), subscriber_.subscriptions(),
-                       subscriber_.redis_errors()};
+    return WaiterStats{clock_.epoch(), listener_.signals.load(), listener_.subscriptions.load(),
+                       listener_.redis_errors.load()};
 }
 
 }  // namespace delayq::detail

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "delayq/waiter.hpp"
 #include "queue_core.hpp"
@@ -10,8 +11,10 @@
 
 namespace delayq::detail {
 
-// A waiter's parts: the wake clock (timer, epoch, callbacks) and the subscription that feeds it.
-// Behind the public Waiter, and inside every Consumer.
+// A waiter: its queue's wake clock (epoch, callbacks), registered from start() to stop() on the
+// Client's WakeHub, whose timer fires the clock and whose subscriber feeds it the queue's wake
+// signals. It has no thread or connection of its own. Behind the public Waiter, and inside
+// every Consumer.
 class WaiterCore {
   public:
     // Throws InvalidArgument for a bad idle_check.
@@ -21,15 +24,19 @@ class WaiterCore {
     WaiterCore& operator=(const WaiterCore&) = delete;
 
     void start();
-    void stop();  // idempotent; ends waits at once, then joins both threads
+    // Idempotent; ends waits at once and unregisters. Quick: no thread to join, no connection
+    // to close, so any number of waiters stop in one step.
+    void stop();
 
     WakeClock& clock() { return clock_; }
     WaiterStats stats() const;
 
   private:
     const std::shared_ptr<QueueCore> core_;
+    const std::string channel_;
     WakeClock clock_;
-    WakeSubscriber subscriber_{*core_, clock_};
+    WakeListener listener_{clock_};
+    WakeSubscriber* subscriber_ = nullptr;  // from start() on
     std::mutex mutex_;
     bool started_ = false;
     bool stopped_ = false;

@@ -9,13 +9,32 @@ namespace delayq::detail {
 
 WakeClock::WakeClock(Duration idle_check) : idle_check_(idle_check), last_fire_(Steady::now()) {}
 
-void WakeClock::request_stop() {
+WakeClock::~WakeClock() { stop(); }
+
+void WakeClock::start(WakeTimer& timer) {
+    std::lock_guard lock(mutex_);
+    if (timer_ != nullptr || stopped_) return;
+    timer_ = &timer;
+    reschedule();
+}
+
+void WakeClock::stop() {
+    WakeTimer* timer = nullptr;
     {
         std::lock_guard lock(mutex_);
         stopped_ = true;
+        timer = timer_;
     }
-    timer_cv_.notify_all();
     waiters_cv_.notify_all();
+    // Outside mutex_: the timer may be calling on_time, which takes it.
+    if (timer != nullptr) timer->cancel(*this);
+}
+
+void WakeClock::reschedule() {
+    if (timer_ == nullptr || stopped_) return;
+    auto target = last_fire_ + idle_check_;
+    if (next_) target = std::min(target, *next_);
+    timer_->schedule(*this, target);
 }
 
 void WakeClock::aim(TimePoint redis_now, Steady::time_point received) {
@@ -42,7 +61,7 @@ WakeClock::Steady::time_point WakeClock::to_steady(TimePoint t) const {
 void WakeClock::note_locked(Steady::time_point due) {
     if (next_ && *next_ <= due) return;
     next_ = due;
-    timer_cv_.notify_one();
+    reschedule();
 }
 
 void WakeClock::note_due(TimePoint due) {
@@ -90,17 +109,13 @@ void WakeClock::remove_callback(std::uint64_t id) {
     }
 }
 
-void WakeClock::run() {
+void WakeClock::on_time() noexcept {
     std::unique_lock lock(mutex_);
-    while (!stopped_) {
-        auto target = last_fire_ + idle_check_;
-        if (next_) target = std::min(target, *next_);
-        if (Steady::now() >= target) {
-            fire(lock);
-        } else {
-            timer_cv_.wait_until(lock, target);
-        }
-    }
+    if (stopped_) return;
+    auto target = last_fire_ + idle_check_;
+    if (next_) target = std::min(target, *next_);
+    if (Steady::now() >= target) fire(lock);
+    reschedule();
 }
 
 void WakeClock::fire(std::unique_lock<std::mutex>& lock) {

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "delayq/leases.hpp"
-#include "loop.hpp"
+#include "waiter/wake_timer.hpp"
 
 namespace delayq::detail {
 
@@ -20,16 +20,23 @@ namespace delayq::detail {
 // time (learned from fetch replies and wake signals, both on the Redis clock, aimed at the local
 // steady clock by a measured offset), when told that anything may be due (after subscribing to
 // the wake channel), and at the latest idle_check after it last fired. Each firing bumps the
-// epoch, wakes blocked callers and runs the callbacks. Its thread is the timer and the only one
-// that runs callbacks. Thread-safe.
-class WakeClock : public Loop {
+// epoch, wakes blocked callers and runs the callbacks. It has no thread of its own: the Client's
+// WakeTimer calls it at its next firing time, and that thread is the only one that runs its
+// callbacks. Thread-safe.
+class WakeClock final : public WakeTimer::Target {
   public:
     using Steady = std::chrono::steady_clock;
 
     explicit WakeClock(Duration idle_check);
+    ~WakeClock();
+    WakeClock(const WakeClock&) = delete;
+    WakeClock& operator=(const WakeClock&) = delete;
 
-    // Fires no more; blocked callers return at once, and later waits too.
-    void request_stop() override;
+    // Fires from now on, on `timer`'s thread. Once at most; not after stop().
+    void start(WakeTimer& timer);
+    // Fires no more; blocked callers return at once, and later waits too. After it returns no
+    // callback is running (unless it is called from one).
+    void stop();
 
     // The Redis clock read `redis_now` at local time `received` or before: the offset then errs
     // late by the reply's transit, never early.
@@ -53,18 +60,19 @@ class WakeClock : public Loop {
     // does not run again.
     void remove_callback(std::uint64_t id);
 
+    void on_time() noexcept override;
+
   private:
-    void run() override;
-    const char* thread_name() const override { return "dq-wake-clock"; }
     void fire(std::unique_lock<std::mutex>& lock);
+    void reschedule();                                           // with mutex_ held
     void note_locked(Steady::time_point due);                    // with mutex_ held
     void aim(TimePoint redis_now, Steady::time_point received);  // with mutex_ held
     Steady::time_point to_steady(TimePoint t) const;             // with mutex_ held
 
     const Duration idle_check_;
     mutable std::mutex mutex_;
-    std::condition_variable timer_cv_;    // an earlier due time, stop
     std::condition_variable waiters_cv_;  // fired, stop
+    WakeTimer* timer_ = nullptr;          // from start() on
     bool stopped_ = false;
     std::uint64_t epoch_ = 0;
     Steady::time_point last_fire_;

@@ -266,6 +266,49 @@ TEST_F(HttpLeasesTest, AThousandIdleLongPollsCostRedisWhatOneCosts) {
     EXPECT_EQ(delivered, 1u);
 }
 
+// One consume token could hold every poll slot and a waiter per name it made up.
+TEST_F(HttpLeasesTest, PollsBeyondATokensShareAre503WithRetryAfter) {
+    stop_service();
+    const std::string greedy = add_token("greedy", "consume", "*");
+    const std::string other = add_token("other", "consume", "*");
+    start([this](server::service::ServiceConfig& c) {
+        c.auth_file = auth_file();
+        c.long_polls.max_queues_per_token = 1;
+        c.long_polls.max_polls_per_token = 3;
+    });
+    std::vector<std::unique_ptr<HttpClient>> waiting;
+    const auto hold = [&](const std::string& queue, const std::string& token) {
+        const std::string body = R"({"wait": "60s"})";
+        waiting.push_back(std::make_unique<HttpClient>(port()));
+        waiting.back()->send_raw("POST /v1/queues/" + queue +
+                                 "/leases HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                                 token + "\r\nContent-Type: application/json\r\nContent-Length: " +
+                                 std::to_string(body.size()) + "\r\n\r\n" + body);
+    };
+    const auto refused = [&](const std::string& queue, const std::string& token) {
+        const HttpResult r =
+            http().post("/v1/queues/" + queue + "/leases", {{"wait", "1s"}}, token);
+        EXPECT_EQ(r.status, 503u) << r.body;
+        EXPECT_EQ(r.code(), "too_many_polls");
+        EXPECT_EQ(r.header("retry-after"), "1");
+    };
+    hold("a", greedy);
+    hold("a", greedy);
+    ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 2; }));
+    refused("b", greedy);  // a second queue
+    hold("a", greedy);
+    ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 3; }));
+    refused("a", greedy);  // a fourth poll
+    // The other token is served; and the held polls still get what is sent.
+    hold("b", other);
+    ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 4; }));
+    EXPECT_EQ(service().long_polls().stats().refused, 2u);
+    client().queue("b").send("for other");
+    const HttpResult r = waiting.back()->read_answer();
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json()["deliveries"].size(), 1u);
+}
+
 TEST_F(HttpLeasesTest, LeaseRoutesNeedTheConsumeScopeOnTheQueue) {
     stop_service();
     const std::string consumer = add_token("worker", "consume", "orders*");

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "waiter/wake_subscriber.hpp"
+#include "waiter/wake_timer.hpp"
+
+namespace delayq::detail {
+
+class ClientCore;
+
+struct WakeHubStats {
+    std::size_t channels = 0;        // wake channels subscribed or being subscribed
+    std::size_t timers = 0;          // waiters' clocks scheduled on the timer
+    std::uint64_t connections = 0;   // subscriber connections made so far
+    std::uint64_t redis_errors = 0;  // failed subscriber connections and subscriptions
+};
+
+// The per-Client resources behind every waiter (public Waiter, Consumer, the HTTP service's
+// long-polls): one timer thread that fires all their clocks, and one subscriber (thread and
+// connection) for all their wake channels. A waiter is a registration on both, so the cost of a
+// queue waited on is a map entry and a channel, whatever the number of queues. Made on a
+// Client's first waiter; stopped (both threads at once) when the Client goes.
+class WakeHub {
+  public:
+    explicit WakeHub(ClientCore& client);
+    ~WakeHub();
+    WakeHub(const WakeHub&) = delete;
+    WakeHub& operator=(const WakeHub&) = delete;
+
+    WakeTimer& timer() { return timer_; }
+    // The subscriber that hears `channel`: one per Redis node (in a cluster a shard channel is
+    // published on the node of its slot); one for now, the only node.
+    WakeSubscriber& subscriber_for(std::string_view channel);
+
+    WakeHubStats stats() const;
+
+  private:
+    WakeTimer timer_;
+    WakeSubscriber subscriber_;
+};
+
+}  // namespace delayq::detail
