@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "api/json_parse.hpp"
 #include "errors.hpp"
 #include "json_output.hpp"
 #include "time_text.hpp"
@@ -41,10 +42,10 @@ std::chrono::system_clock::time_point time_field(const Json& value) {
 Message parse_line(std::string_view text, const SendOptions& defaults) {
     Json j;
     try {
-        j = Json::parse(text);
-    } catch (const Json::exception& e) {
-        // Not only parse_error: a number too large for a double (1e999) is out_of_range.
-        throw UsageError(std::string("invalid JSON: ") + e.what());
+        // The service's bounds and rules: a key given twice is refused, not last-wins.
+        j = server::parse_json(text);
+    } catch (const InvalidArgument& e) {
+        throw UsageError(e.what());
     }
     if (!j.is_object()) throw UsageError("expected a JSON object");
     Message m;

@@ -7,14 +7,17 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <delayq/error.hpp>
 #include <memory>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "auth/token_table.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "http/listen_address.hpp"
+#include "http/origin.hpp"
 #include "service/service.hpp"
 #include "session.hpp"
 
@@ -32,6 +35,10 @@ struct ServeArgs {
     std::size_t max_poll_queues = server::LongPollOptions{}.max_queues;
     std::size_t max_poll_queues_per_token = server::LongPollOptions{}.max_queues_per_token;
     std::size_t max_polls_per_token = server::LongPollOptions{}.max_polls_per_token;
+    std::size_t max_body_bytes_in_flight =
+        server::service::ServiceConfig{}.limits.max_body_bytes_in_flight;
+    std::vector<std::string> allowed_origins;
+    std::size_t max_work_per_token = server::service::ServiceConfig{}.worker_share;
     bool metrics_public = false;
 };
 
@@ -85,6 +92,22 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.long_polls.max_queues = a.max_poll_queues;
     config.long_polls.max_queues_per_token = a.max_poll_queues_per_token;
     config.long_polls.max_polls_per_token = a.max_polls_per_token;
+    if (a.max_work_per_token == 0) throw UsageError("--max-work-per-token must be at least 1");
+    config.worker_share = a.max_work_per_token;
+    if (a.max_body_bytes_in_flight < config.limits.max_body_bytes) {
+        throw UsageError("--max-body-bytes-in-flight must be at least " +
+                         std::to_string(config.limits.max_body_bytes) +
+                         " (the largest body a request may have)");
+    }
+    config.limits.max_body_bytes_in_flight = a.max_body_bytes_in_flight;
+    for (const std::string& origin : a.allowed_origins) {
+        try {
+            server::http::check_allowed_origin(origin);
+        } catch (const InvalidArgument& e) {
+            throw UsageError(e.what());
+        }
+    }
+    config.allowed_origins = a.allowed_origins;
     config.metrics_public = a.metrics_public;
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
@@ -192,6 +215,19 @@ Examples:
         ->capture_default_str();
     cmd.add_option("--max-polls-per-token", a->max_polls_per_token,
                    "Long-polls one token may have waiting at once; beyond, a 503")
+        ->type_name("N")
+        ->capture_default_str();
+    cmd.add_option("--max-body-bytes-in-flight", a->max_body_bytes_in_flight,
+                   "Bytes of request bodies held at once, from reading to answering; a body "
+                   "beyond waits, then a 503")
+        ->type_name("BYTES")
+        ->capture_default_str();
+    cmd.add_option("--allowed-origin", a->allowed_origins,
+                   "An origin (https://dash.example.com) whose browser pages may call the API, "
+                   "beside the server's own; repeatable")
+        ->type_name("ORIGIN");
+    cmd.add_option("--max-work-per-token", a->max_work_per_token,
+                   "Requests one token may have queued or running on the workers; beyond, a 429")
         ->type_name("N")
         ->capture_default_str();
     cmd.add_flag("--metrics-public", a->metrics_public,

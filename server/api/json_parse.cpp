@@ -17,22 +17,22 @@ struct OutOfBounds {
 
 }  // namespace
 
-json parse_json(std::string_view text, std::string_view what, const JsonBounds& bounds) {
+json parse_json(std::string_view text, const JsonBounds& bounds) {
     std::size_t values = 0;
     // The keys of each object being parsed, innermost last.
     std::vector<std::set<std::string, std::less<>>> keys;
     const json::parser_callback_t check = [&](int depth, json::parse_event_t event,
                                               json& parsed) -> bool {
         if (++values > bounds.max_values) {
-            throw OutOfBounds{"holds more than " + std::to_string(bounds.max_values) +
-                              " JSON values"};
+            throw OutOfBounds{"JSON holds more than " + std::to_string(bounds.max_values) +
+                              " values"};
         }
         switch (event) {
             case json::parse_event_t::object_start:
             case json::parse_event_t::array_start:
                 // `depth` counts the containers around this one.
                 if (static_cast<std::size_t>(depth) >= bounds.max_depth) {
-                    throw OutOfBounds{"nests JSON deeper than " + std::to_string(bounds.max_depth) +
+                    throw OutOfBounds{"JSON nests deeper than " + std::to_string(bounds.max_depth) +
                                       " levels"};
                 }
                 if (event == json::parse_event_t::object_start) keys.emplace_back();
@@ -42,7 +42,7 @@ json parse_json(std::string_view text, std::string_view what, const JsonBounds& 
                 break;
             case json::parse_event_t::key:
                 if (!keys.back().insert(parsed.get<std::string>()).second) {
-                    throw OutOfBounds{"has the key \"" + parsed.get<std::string>() +
+                    throw OutOfBounds{"JSON has the key \"" + parsed.get<std::string>() +
                                       "\" twice in one object"};
                 }
                 break;
@@ -52,11 +52,12 @@ json parse_json(std::string_view text, std::string_view what, const JsonBounds& 
         return true;
     };
     try {
-        json out = json::parse(text.begin(), text.end(), check, false);
-        if (out.is_discarded()) throw InvalidArgument(std::string(what) + " is not valid JSON");
-        return out;
+        return json::parse(text.begin(), text.end(), check);
     } catch (const OutOfBounds& e) {
-        throw InvalidArgument(std::string(what) + " " + e.why);
+        throw InvalidArgument(e.why);
+    } catch (const json::exception& e) {
+        // Not only parse_error: a number too large for a double (1e999) is out_of_range.
+        throw InvalidArgument(std::string("invalid JSON: ") + e.what());
     }
 }
 

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <string>
 #include <string_view>
 
 // Request bodies (and the CLI's message files) as JSON, parsed within bounds: a body's bytes are
@@ -18,10 +17,9 @@ struct JsonBounds {
     std::size_t max_values = 32'000;
 };
 
-// One JSON value. Throws InvalidArgument, naming the text as `what` ("the body"), for text that
-// is not JSON, nests deeper or holds more values than `bounds`, or has an object with a key
-// twice (whose value would be ambiguous: parsers differ on which one wins).
-nlohmann::json parse_json(std::string_view text, std::string_view what,
-                          const JsonBounds& bounds = {});
+// One JSON value. Throws InvalidArgument saying why for text that is not JSON, nests deeper or
+// holds more values than `bounds`, or has an object with a key twice (whose value would be
+// ambiguous: parsers differ on which one wins).
+nlohmann::json parse_json(std::string_view text, const JsonBounds& bounds = {});
 
 }  // namespace delayq::server

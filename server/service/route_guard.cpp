@@ -146,7 +146,7 @@ void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work
 
 nlohmann::json json_body(const http::HttpRequest& request) {
     if (request.body.empty()) throw InvalidArgument("this needs a JSON body");
-    return parse_json(request.body, "the body");
+    return parse_json(request.body);
 }
 
 http::HttpResponse json_answer(unsigned status, const nlohmann::json& body) {

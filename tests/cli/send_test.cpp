@@ -182,6 +182,17 @@ TEST_F(SendTest, FileWithAnExpiryBeforeItsDueTimeSendsNothing) {
     EXPECT_EQ(redis_.dbsize(), 0);
 }
 
+TEST_F(SendTest, FileWithAKeyGivenTwiceSendsNothing) {
+    // Which of two values would win differs between parsers: the line is refused, as the HTTP
+    // service refuses such a body.
+    CliOptions o;
+    o.input = good_lines(3) + "{\"payload\": \"x\", \"delay\": \"1h\", \"delay\": \"0s\"}\n";
+    const CliResult r = cli({"send", "q", "--file", "-"}, o);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("line 4: JSON has the key \"delay\" twice"), std::string::npos) << r.err;
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
 TEST_F(SendTest, AnEmptyIdIsBadInputNotARequestForANewOne) {
     // Sending twice must not make two messages, as a generated id would on every retry.
     for (int attempt = 0; attempt < 2; ++attempt) {
