@@ -18,7 +18,7 @@ SCOPES = {"send", "consume", "read", "admin"}
 CODES = {
     "bad_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict",
     "payload_too_large", "unsupported_media_type", "rate_limited", "too_many_connections",
-    "too_many_polls",
+    "too_many_polls", "server_busy",
     "redis_unavailable", "redis_out_of_memory", "internal_error",
 }
 errors = []
