@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "auth/lease_key.hpp"
 #include "http/message.hpp"
 #include "http/router.hpp"
 #include "metrics/request_metrics.hpp"
@@ -31,6 +32,7 @@ struct RouteContext {
     RequestMetrics& requests;
     History& history;
     HistoryRecorder& history_recorder;
+    auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token
 };
 

@@ -131,7 +131,8 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     q.send(std::string("\0\xfe", 2), {.id = "m2"});
     const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
-    const json delivered = json::parse(deliveries_text(f.deliveries))["deliveries"];
+    const server::auth::LeaseSeal seal(std::string(32, 'k'));
+    const json delivered = json::parse(deliveries_text(f.deliveries, seal))["deliveries"];
     const json& a = delivered[0];
     EXPECT_EQ(a["id"], "m1");
     EXPECT_EQ(a["payload"], "hello");
@@ -140,7 +141,9 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     EXPECT_EQ(a["due_ms"], ms(sent.due));
     EXPECT_EQ(a["delivered_ms"], ms(f.deliveries[0].delivered_at()));
     EXPECT_EQ(a["last_error"], "");
-    EXPECT_EQ(Lease::parse(a["lease"].get<std::string>()), f.deliveries[0].lease());
+    const auto opened = seal.open("q", a["lease"].get<std::string>());
+    ASSERT_TRUE(opened && opened->authentic) << a["lease"];
+    EXPECT_EQ(opened->lease, f.deliveries[0].lease());
     const json& b = delivered[1];
     EXPECT_EQ(b["payload_base64"], "AP4=");
     EXPECT_FALSE(b.contains("payload"));
