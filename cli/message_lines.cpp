@@ -28,7 +28,7 @@ std::chrono::milliseconds duration_field(const Json& value, std::string_view nam
     return duration_arg(value.get<std::string>());
 }
 
-std::chrono::system_clock::time_point time_field(const Json& value) {
+TimePoint time_field(const Json& value) {
     if (value.is_number_integer()) {
         if (value.get<long long>() < 0) throw UsageError("\"at\" must not be before 1970");
         return time_arg(std::to_string(value.get<long long>()));

@@ -11,9 +11,8 @@ namespace delayq::cli {
 // delayq::parse_duration and parse_time (delayq/time.hpp) for the CLI's arguments and JSON lines:
 // bad text throws UsageError with the library's message.
 Duration duration_arg(std::string_view text);
-// Also refuses times past what system_clock holds (2262-04-11 with libstdc++), which
-// SendOptions::at and Queue::reschedule_at take.
-std::chrono::system_clock::time_point time_arg(std::string_view text);
+// From 1970 to the end of the year 9999, parse_time's range and the library's.
+TimePoint time_arg(std::string_view text);
 
 // Unix milliseconds of a time point.
 long long unix_ms(TimePoint t);

@@ -107,6 +107,14 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
     return out;
 }
 
+std::vector<std::string> acl_shared_secret_command(std::string_view user) {
+    validate_user(user);
+    // A selector, so that +set reaches this key only: granted beside the queues' keys, it would
+    // let the user overwrite them with strings. SET ... NX GET reads the key too.
+    return {"ACL", "SETUSER", std::string(user),
+            "(~" + std::string(detail::kSharedSecretKey) + " +set)"};
+}
+
 std::string redis_cli_line(const std::vector<std::string>& argv) {
     std::string line;
     for (const std::string& arg : argv) {

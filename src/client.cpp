@@ -1,6 +1,9 @@
 #include "delayq/client.hpp"
 
+#include <openssl/rand.h>
+
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <string>
 
@@ -158,6 +161,39 @@ void Client::ping() const {
     detail::Reply r = conn->command({"PING"});
     detail::check_permission(r, "PING");
     if (r.is_error()) throw ServerError("PING failed: " + r.str);
+}
+
+std::string Client::shared_secret() const {
+    std::array<unsigned char, detail::kSharedSecretBytes> fresh{};
+    if (RAND_bytes(fresh.data(), static_cast<int>(fresh.size())) != 1) {
+        throw Error("shared secret: no random bytes from OpenSSL");
+    }
+    std::string hex;
+    hex.reserve(2 * fresh.size());
+    constexpr std::string_view kDigits = "0123456789abcdef";
+    for (const unsigned char b : fresh) {
+        hex.push_back(kDigits[b >> 4U]);
+        hex.push_back(kDigits[b & 0xfU]);
+    }
+    // One round trip, and no window between a GET and a SET for two servers starting at once.
+    auto conn = core_->pool().acquire();
+    detail::Reply r =
+        conn->command({"SET", std::string(detail::kSharedSecretKey), hex, "NX", "GET"});
+    detail::check_permission(r, "SET");
+    if (r.is_error())
+        throw ServerError("SET " + std::string(detail::kSharedSecretKey) + ": " + r.str);
+    const std::string stored = r.is_nil() ? hex : r.as_string();
+    if (stored.size() != hex.size() || stored.find_first_not_of(kDigits) != std::string::npos) {
+        throw ServerError(std::string(detail::kSharedSecretKey) +
+                          " holds something other than 64 lowercase hex digits: delete it, "
+                          "and a new secret is made");
+    }
+    std::string out(detail::kSharedSecretBytes, '\0');
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const auto nibble = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+        out[i] = static_cast<char>(nibble(stored[2 * i]) * 16 + nibble(stored[2 * i + 1]));
+    }
+    return out;
 }
 
 TimePoint Client::server_time() const {

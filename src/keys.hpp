@@ -24,6 +24,10 @@ using QueueKeys = std::array<std::string, kKeySuffixes.size()>;
 
 QueueKeys make_keys(std::string_view queue);
 
+// Client::shared_secret's key: no hash tag, so no queue's key pattern (dq:{...}:*) matches it.
+inline constexpr std::string_view kSharedSecretKey = "dq:shared-secret";
+inline constexpr std::size_t kSharedSecretBytes = 32;
+
 // The pattern matching the stats hash of every queue, for discovering queues with SCAN.
 inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";
 

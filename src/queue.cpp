@@ -47,8 +47,7 @@ RescheduleResult Queue::reschedule(std::string_view id, Duration delay) {
     return core_->reschedule(*conn, id, std::nullopt, delay_ms);
 }
 
-RescheduleResult Queue::reschedule_at(std::string_view id,
-                                      std::chrono::system_clock::time_point at) {
+RescheduleResult Queue::reschedule_at(std::string_view id, TimePoint at) {
     const std::int64_t at_ms = detail::validate_time(at, "due time");
     auto conn = core_->client().pool().acquire();
     return core_->reschedule(*conn, id, at_ms, 0);

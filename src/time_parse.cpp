@@ -167,6 +167,11 @@ std::int64_t rfc3339_offset(std::string_view s, std::size_t& pos) {
 // YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm) as unix milliseconds, which can be negative.
 std::int64_t rfc3339_ms(std::string_view s) {
     using namespace std::chrono;
+    // "10000-01-01T00:00:00Z" is a date, only too late: say so rather than "expected RFC 3339".
+    const std::size_t year_digits = s.find_first_not_of("0123456789");
+    if (year_digits != std::string_view::npos && year_digits > 4 && s[year_digits] == '-') {
+        bad_time(s, "is after the year 9999");
+    }
     const auto year = fixed_digits(s, 0, 4);
     const auto mon = fixed_digits(s, 5, 2);
     const auto mday = fixed_digits(s, 8, 2);

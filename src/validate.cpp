@@ -49,8 +49,8 @@ std::int64_t validate_delay(Duration delay, std::string_view what) {
     return delay.count();
 }
 
-std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what) {
-    auto ms = std::chrono::duration_cast<Duration>(at.time_since_epoch()).count();
+std::int64_t validate_time(TimePoint at, std::string_view what) {
+    const std::int64_t ms = at.time_since_epoch().count();
     if (ms < 0) invalid(what, "is before 1970");
     if (ms > kMaxTimeMs) invalid(what, "is after the year 9999");
     return ms;

@@ -27,7 +27,7 @@ void validate_payload(std::string_view payload, std::size_t max_bytes);
 // A delay from now: 0 .. kMaxTimeMs ms.
 std::int64_t validate_delay(Duration delay, std::string_view what);
 // An absolute time as unix ms: 0 .. kMaxTimeMs.
-std::int64_t validate_time(std::chrono::system_clock::time_point at, std::string_view what);
+std::int64_t validate_time(TimePoint at, std::string_view what);
 std::int64_t validate_visibility(Duration visibility);
 void validate_send(const SendOptions& options);
 void validate_queue_options(const QueueOptions& options);

@@ -213,5 +213,17 @@ TEST_F(AclRolesTest, GlobCharactersInNamesAreLiteral) {
     EXPECT_EQ(server().zcard(queue_key("a*", "pending")), 1);
 }
 
+// The HTTP service's shared lease key, as a Redis user made by `delayq acl` reaches it: refused
+// without acl_shared_secret_command, read (or made) with it, the same bytes for every server.
+TEST_F(AclRolesTest, TheSharedSecretNeedsItsOwnGrant) {
+    const std::string mine = client().shared_secret();
+    Client api = role_client("api", AclRole::kWriter, {"*"});
+    EXPECT_THROW(api.shared_secret(), PermissionError);
+    const auto grant = acl_shared_secret_command("api");
+    ASSERT_FALSE(server().command(grant).is_error()) << redis_cli_line(grant);
+    EXPECT_EQ(api.shared_secret(), mine);
+    EXPECT_EQ(mine.size(), 32U);
+}
+
 }  // namespace
 }  // namespace delayq::test

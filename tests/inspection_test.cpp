@@ -43,9 +43,7 @@ TEST_F(InspectionTest, StatsOfAnEmptyQueue) {
 TEST_F(InspectionTest, StatsCountEveryState) {
     Queue q = queue();
     const std::int64_t now = server().time_ms();
-    const auto at = [](std::int64_t t) {
-        return std::chrono::system_clock::time_point(std::chrono::milliseconds(t));
-    };
+    const auto at = [](std::int64_t t) { return TimePoint(Duration(t)); };
     // Sent first and fetched, so the ready ones below stay ready.
     q.send("dead");
     leases(q).reject(lease_of(fetch_one(q)), Reject{.error = "x"});

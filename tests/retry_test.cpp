@@ -120,8 +120,7 @@ TEST_F(RetryTest, ReleaseHandsBackWithoutCountingTheAttempt) {
 
 TEST_F(RetryTest, ReleasedMessageKeepsItsPlaceInLine) {
     Queue q = queue();
-    const auto at =
-        std::chrono::system_clock::time_point(std::chrono::milliseconds(server().time_ms() - 1000));
+    const TimePoint at(Duration(server().time_ms() - 1000));
     const SendResult a = q.send("a", {.at = at});
     const SendResult b = q.send("b", {.at = at});
     const Delivery first = fetch_one(q);

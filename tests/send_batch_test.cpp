@@ -137,7 +137,7 @@ TEST_F(SendBatchTest, BatchWithOneBadMessageWritesNothing) {
 TEST_F(SendBatchTest, MessagesDueInTheSameMillisecondLeaveInSendOrder) {
     Queue q = queue();
     const std::int64_t at_ms = server().time_ms() - 1000;
-    const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at_ms));
+    const auto at = TimePoint(Duration(at_ms));
     // Caller ids in reverse alphabetical order, so an order by id would be visible.
     std::vector<std::string> sent;
     for (int i = 0; i < 20; ++i) {
@@ -172,9 +172,7 @@ TEST_F(SendBatchTest, MessagesWithTheirOwnDueTimesKeepEach) {
     q.send("old", {.delay = 5min, .id = "held"});
     const std::int64_t held_due = ms(admin(q).get("held")->due);
     const std::int64_t before = server().time_ms();
-    auto at = [&](std::int64_t offset) {
-        return std::chrono::system_clock::time_point(std::chrono::milliseconds(before + offset));
-    };
+    auto at = [&](std::int64_t offset) { return TimePoint(Duration(before + offset)); };
     std::vector<Message> batch = {
         {"g1", {.delay = 5h}},
         {"g2", {.delay = 10min}},
@@ -201,7 +199,7 @@ TEST_F(SendBatchTest, MessagesWithTheirOwnDueTimesKeepEach) {
         EXPECT_EQ(ms(r[i].due), ms(info->due)) << i;
         EXPECT_EQ(info->payload, batch[i].payload) << i;
         if (o.at) {
-            EXPECT_EQ(ms(r[i].due), ms(std::chrono::time_point_cast<Duration>(*o.at))) << i;
+            EXPECT_EQ(ms(r[i].due), ms(*o.at)) << i;
         } else {
             EXPECT_GE(ms(r[i].due), before + o.delay.count()) << i;
             EXPECT_LE(ms(r[i].due), after + o.delay.count()) << i;
@@ -228,9 +226,7 @@ TEST_F(SendBatchTest, MessagesWithTheirOwnDueTimesKeepEach) {
 TEST_F(SendBatchTest, OneOwnDueTimeAfterItsExpiryRefusesTheBatch) {
     Queue q = queue();
     const std::int64_t now = server().time_ms();
-    auto at = [&](std::int64_t offset) {
-        return std::chrono::system_clock::time_point(std::chrono::milliseconds(now + offset));
-    };
+    auto at = [&](std::int64_t offset) { return TimePoint(Duration(now + offset)); };
     std::vector<Message> batch = {
         {"ok", {.at = at(60'000), .expire_after = 1h}},
         {"late", {.at = at(2 * 3600 * 1000), .expire_after = 1h}},

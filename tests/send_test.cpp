@@ -25,8 +25,7 @@ TEST_F(SendTest, DelayIsCountedFromTheRedisClock) {
 TEST_F(SendTest, AbsoluteTimeIsTheDueTime) {
     Queue q = queue();
     const std::int64_t at = server().time_ms() + 3'600'000;
-    const SendResult r =
-        q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
+    const SendResult r = q.send("x", {.at = TimePoint(Duration(at))});
     EXPECT_EQ(ms(r.due), at);
     const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);
@@ -37,8 +36,7 @@ TEST_F(SendTest, AbsoluteTimeIsTheDueTime) {
 TEST_F(SendTest, AbsoluteTimeInThePastIsReadyAtOnce) {
     Queue q = queue();
     const std::int64_t at = server().time_ms() - 60'000;
-    const SendResult r =
-        q.send("x", {.at = std::chrono::system_clock::time_point(std::chrono::milliseconds(at))});
+    const SendResult r = q.send("x", {.at = TimePoint(Duration(at))});
     EXPECT_EQ(ms(r.due), at);
     const auto info = admin(q).get(r.id);
     ASSERT_TRUE(info);

@@ -91,8 +91,7 @@ TEST_F(ValidationTest, BadSendOptionsAreRefusedAndNothingIsWritten) {
     EXPECT_THROW(q.send("x", {.delay = 10s, .expire_after = 10s}), InvalidArgument);
     // An absolute due time after the expiry: only the server knows its clock, so this is its
     // check, but the error is the same.
-    const auto at = std::chrono::system_clock::time_point(
-        std::chrono::milliseconds(server().time_ms() + 10'000));
+    const TimePoint at(Duration(server().time_ms() + 10'000));
     EXPECT_THROW(q.send("x", {.at = at, .expire_after = 5s}), InvalidArgument);
     // Beyond any representable due time.
     EXPECT_THROW(q.send("x", {.delay = Duration::max()}), InvalidArgument);

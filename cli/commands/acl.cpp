@@ -17,6 +17,7 @@ struct AclArgs {
     std::string user;
     std::string role;
     std::vector<std::string> queues;
+    bool serve = false;
 };
 
 int run(const AclArgs& a) {
@@ -25,6 +26,7 @@ int run(const AclArgs& a) {
     for (const auto& command : acl_commands(a.user, *role, parse_queue_patterns(a.queues))) {
         std::printf("%s\n", redis_cli_line(command).c_str());
     }
+    if (a.serve) std::printf("%s\n", redis_cli_line(acl_shared_secret_command(a.user)).c_str());
     return kExitOk;
 }
 
@@ -43,6 +45,9 @@ reads one command a line. Each role has every grant of the one before it:
   writer  also send, consume, ack, nack, cancel, reschedule, queue settings, pause,
           dead-letter requeue and purge: any script on those queues' keys
   admin   also queue delete
+--serve adds SET on the one key dq:shared-secret (a selector: no other key), with
+which every delayq serve on the Redis seals its leases; not needed when serve is
+given --lease-key-file.
 Redis cannot tell a producer from a consumer: whoever may run scripts on a queue's
 keys may run any of them (docs/security.md). The user is switched on; its passwords
 are left as they are (ACL SETUSER NAME >PASSWORD adds one). Running the lines again
@@ -51,6 +56,7 @@ resets the user's commands, keys and channels to exactly these.
 Examples:
   delayq acl --user shop --role writer --queues 'orders*'
   delayq acl --user dash --role reader --queues '*' | redis-cli -u "$ADMIN_URL"
+  delayq acl --user api --role writer --queues '*' --serve
   printf 'ACL SETUSER shop >%s\n' "$(cat shop.pass)" | redis-cli ...)x"},
         [a](const Invocation&) { return run(*a); });
     cmd.add_option("--user", a->user, "The Redis ACL user")->required()->type_name("NAME");
@@ -60,6 +66,8 @@ Examples:
         ->required()
         ->delimiter(',')
         ->type_name("PATTERN,...");
+    cmd.add_flag("--serve", a->serve,
+                 "Also SET on dq:shared-secret, the key delayq serve seals leases with");
 }
 
 }  // namespace delayq::cli

@@ -27,7 +27,7 @@ int reschedule(const RescheduleArgs& a, const Invocation& invocation) {
         throw UsageError("give the new due time with --delay or --at");
     }
     std::optional<std::chrono::milliseconds> delay;
-    std::optional<std::chrono::system_clock::time_point> at;
+    std::optional<TimePoint> at;
     if (a.delay_opt->count() > 0) delay = duration_arg(a.delay);
     if (a.at_opt->count() > 0) at = time_arg(a.at);
     validate_message_id(a.id);

@@ -40,6 +40,8 @@ struct ServeArgs {
     std::vector<std::string> allowed_origins;
     std::size_t max_work_per_token = server::service::ServiceConfig{}.worker_share;
     bool metrics_public = false;
+    std::string lease_key_file;
+    std::size_t history_max_queues = server::HistoryRecorderOptions{}.max_queues;
 };
 
 sigset_t serve_signals() {
@@ -109,6 +111,8 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     }
     config.allowed_origins = a.allowed_origins;
     config.metrics_public = a.metrics_public;
+    if (!a.lease_key_file.empty()) config.lease_key_file = a.lease_key_file;
+    config.history.max_queues = a.history_max_queues;
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
             "--listen-tls-cert and --listen-tls-key go together: give both or neither");
@@ -232,6 +236,15 @@ Examples:
         ->capture_default_str();
     cmd.add_flag("--metrics-public", a->metrics_public,
                  "Serve GET /metrics without a token (default: scope read)");
+    cmd.add_option("--lease-key-file", a->lease_key_file,
+                   "Seal leases with this key (32+ bytes, the same file on every server); "
+                   "default: the key every server on the Redis shares, dq:shared-secret")
+        ->type_name("FILE");
+    cmd.add_option(
+           "--history-max-queues", a->history_max_queues,
+           "Queues whose history is recorded at once, each a stats read a second (default " +
+               std::to_string(a->history_max_queues) + "; 0: none)")
+        ->type_name("N");
 }
 
 }  // namespace delayq::cli

@@ -36,6 +36,11 @@ std::string_view to_string(AclRole role);
 std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRole role,
                                                    const std::vector<QueuePattern>& queues);
 
+// The ACL SETUSER command that also lets `user` read and create Client::shared_secret (a
+// selector: SET on that one key, nothing else), which `delayq serve` needs unless it is given
+// --lease-key-file. Throws InvalidArgument for a bad user name, as acl_commands.
+std::vector<std::string> acl_shared_secret_command(std::string_view user);
+
 // One command as a line redis-cli reads (from its standard input, say): arguments separated
 // by spaces, double-quoted where redis-cli would otherwise split or unescape them.
 std::string redis_cli_line(const std::vector<std::string>& argv);

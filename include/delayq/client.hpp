@@ -40,6 +40,13 @@ class Client {
     // checks a front end makes before sending (validate_due).
     TimePoint server_time() const;
 
+    // 32 random bytes shared by every process that asks this Redis database for them: made once
+    // with SET NX (whoever comes first wins; the others read that one) and kept in the key
+    // "dq:shared-secret", which no queue's keys or ACL pattern covers. The HTTP service seals
+    // its leases with it. A user made by acl_commands needs acl_shared_secret_command too.
+    // Throws ServerError when the key holds something else than a secret this made.
+    std::string shared_secret() const;
+
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;
 

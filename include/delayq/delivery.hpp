@@ -14,6 +14,11 @@ namespace delayq {
 // issued. The token fences the lease: once it has ended, every operation with it changes nothing
 // and answers LeaseStatus::kLost. A Lease converts to an opaque string and back, so that a
 // process that hands leases to others (the HTTP service) need not keep them.
+//
+// Fencing, not secrecy: tokens are sequence numbers, so anyone who may run lease operations on
+// a queue can guess a live lease from the ids and the order of deliveries, and ack another
+// holder's message. A process that hands leases to parties that must not act on each other's
+// (the HTTP service) seals them with a MAC first (docs/security.md).
 class Lease {
   public:
     Lease() = default;

@@ -55,9 +55,10 @@ struct QueueOptions {
 struct SendOptions {
     // When the message falls due, relative to the Redis server's clock at the time of the send.
     Duration delay{0};
-    // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC);
-    // setting both is an InvalidArgument.
-    std::optional<std::chrono::system_clock::time_point> at{};
+    // An absolute due time instead of delay (on the Redis clock, which NTP keeps near UTC), from
+    // 1970 to the end of the year 9999; setting both is an InvalidArgument. Milliseconds, like
+    // every time in the API: a nanosecond system_clock::time_point ends in 2262.
+    std::optional<TimePoint> at{};
     // Absent: a generated id, unique in the queue and sorting in send order. Otherwise an
     // idempotency key: sending an id that still exists changes nothing and reports a duplicate.
     // An empty id is an InvalidArgument, so that an unset variable cannot silently turn an

@@ -54,9 +54,10 @@ class Queue {
 
     // A message not yet delivered: deleted. In flight or dead, it is left as it is.
     CancelResult cancel(std::string_view id);
-    // A message not yet delivered: due `delay` from now by the Redis clock, or at `at`.
+    // A message not yet delivered: due `delay` from now by the Redis clock, or at `at` (1970 to
+    // the end of the year 9999, else InvalidArgument).
     RescheduleResult reschedule(std::string_view id, Duration delay);
-    RescheduleResult reschedule_at(std::string_view id, std::chrono::system_clock::time_point at);
+    RescheduleResult reschedule_at(std::string_view id, TimePoint at);
 
   private:
     friend class Client;

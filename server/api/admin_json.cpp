@@ -229,14 +229,14 @@ json delete_result_json(const DeleteResult& r) {
             {"dead", r.dead}};
 }
 
-json history_json(const std::string& queue, std::span<const HistoryPoint> points) {
+json history_json(const std::string& queue, std::span<const HistoryPoint> points, bool recording) {
     json list = json::array();
     for (const auto& p : points) {
         json item = totals_json(p.totals);
         item["at_ms"] = unix_ms(p.at);
         list.push_back(std::move(item));
     }
-    return {{"queue", queue}, {"points", std::move(list)}};
+    return {{"queue", queue}, {"recording", recording}, {"points", std::move(list)}};
 }
 
 }  // namespace delayq::server

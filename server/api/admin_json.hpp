@@ -69,8 +69,10 @@ bool parse_force(const QueryParams& params);
 // {"status": "deleted"|"in_flight", "pending", "in_flight", "dead"}
 nlohmann::json delete_result_json(const DeleteResult& result);
 
-// GET /v1/queues/{queue}/history: {"queue", "points": [{"at_ms", "sent", "delivered", ...
-// every total}...]}, oldest first.
-nlohmann::json history_json(const std::string& queue, std::span<const HistoryPoint> points);
+// GET /v1/queues/{queue}/history: {"queue", "recording", "points": [{"at_ms", "sent",
+// "delivered", ... every total}...]}, oldest first; "recording" says whether the server records
+// the queue now (not for a queue that does not exist, nor beyond --history-max-queues).
+nlohmann::json history_json(const std::string& queue, std::span<const HistoryPoint> points,
+                            bool recording);
 
 }  // namespace delayq::server

@@ -13,23 +13,37 @@ namespace {
 
 using nlohmann::json;
 
-Lease lease_field(const json& value, const std::string& name) {
-    if (value.is_string()) {
-        if (auto lease = Lease::parse(value.get<std::string>())) return *lease;
+// The lease string of a field, or a 400 naming it: a check that needs no key.
+const std::string& lease_text(const json& value, const std::string& name) {
+    if (!value.is_string() || !auth::LeaseSeal::is_lease(value.get_ref<const std::string&>())) {
+        throw InvalidArgument(name + " is not a lease (the string a delivery's \"lease\" holds)");
     }
-    throw InvalidArgument(name + " is not a lease (the string a delivery's \"lease\" holds)");
+    return value.get_ref<const std::string&>();
 }
 
-std::vector<Lease> leases_field(const json& value) {
+LeaseArg open_lease(const std::string& text, const LeaseOpener& opener) {
+    auto opened = opener.seal().open(opener.queue, text);
+    if (!opened || !opened->authentic) return {text, std::nullopt};
+    return {text, std::move(opened->lease)};
+}
+
+// The list of lease strings, each checked (a 400 naming the first bad one); opened later, once
+// the whole body is good.
+const json& leases_field(const json& value) {
     if (!value.is_array() || value.empty() || value.size() > kMaxLeasesPerRequest) {
         throw InvalidArgument("leases must be a list of 1 to " +
                               std::to_string(kMaxLeasesPerRequest) + " leases");
     }
-    std::vector<Lease> out;
-    out.reserve(value.size());
     for (std::size_t i = 0; i < value.size(); ++i) {
-        out.push_back(lease_field(value[i], "leases[" + std::to_string(i) + "]"));
+        lease_text(value[i], "leases[" + std::to_string(i) + "]");
     }
+    return value;
+}
+
+std::vector<LeaseArg> open_leases(const json& list, const LeaseOpener& opener) {
+    std::vector<LeaseArg> out;
+    out.reserve(list.size());
+    for (const json& v : list) out.push_back(open_lease(v.get_ref<const std::string&>(), opener));
     return out;
 }
 
@@ -70,35 +84,34 @@ LeaseRequest parse_lease_request(const json& body) {
     return r;
 }
 
-std::string deliveries_text(std::span<const Delivery> deliveries) {
-    // A delivery of a 16-byte payload takes about 200 bytes.
-    return json_list_text(
-        "deliveries", deliveries.size(), 224,
-        [&](std::string& out, std::size_t i) { append_delivery(out, deliveries[i]); });
+std::string deliveries_text(std::span<const Delivery> deliveries, const auth::LeaseSeal& seal) {
+    // A delivery of a 16-byte payload takes about 220 bytes.
+    return json_list_text("deliveries", deliveries.size(), 256,
+                          [&](std::string& out, std::size_t i) {
+                              const Delivery& d = deliveries[i];
+                              append_delivery(out, d, seal.seal(d.queue(), d.lease()));
+                          });
 }
 
-std::vector<Lease> parse_lease_list(const json& body) {
+std::vector<LeaseArg> parse_lease_list(const json& body, const LeaseOpener& opener) {
     require_object(body, "a body of leases");
-    std::vector<Lease> leases;
-    bool found = false;
+    const json* leases = nullptr;
     for (const auto& [key, v] : body.items()) {
         if (key != "leases") unknown_field(key);
-        leases = leases_field(v);
-        found = true;
+        leases = &leases_field(v);
     }
-    if (!found) throw InvalidArgument("the body needs \"leases\": [...]");
-    return leases;
+    if (leases == nullptr) throw InvalidArgument("the body needs \"leases\": [...]");
+    return open_leases(*leases, opener);
 }
 
-ExtendRequest parse_extend(const json& body) {
+ExtendRequest parse_extend(const json& body, const LeaseOpener& opener) {
     require_object(body, "an extend request");
     ExtendRequest r;
-    bool has_leases = false;
+    const json* leases = nullptr;
     bool has_visibility = false;
     for (const auto& [key, v] : body.items()) {
         if (key == "leases") {
-            r.leases = leases_field(v);
-            has_leases = true;
+            leases = &leases_field(v);
         } else if (key == "visibility") {
             r.visibility = duration_field(v, "visibility");
             if (r.visibility.count() < 1) throw InvalidArgument("visibility must be at least 1ms");
@@ -107,17 +120,18 @@ ExtendRequest parse_extend(const json& body) {
             unknown_field(key);
         }
     }
-    if (!has_leases) throw InvalidArgument("an extend request needs \"leases\": [...]");
+    if (leases == nullptr) throw InvalidArgument("an extend request needs \"leases\": [...]");
     if (!has_visibility) throw InvalidArgument("an extend request needs \"visibility\"");
+    r.leases = open_leases(*leases, opener);
     return r;
 }
 
-std::string lease_results_text(std::span<const Lease> leases,
+std::string lease_results_text(std::span<const LeaseArg> leases,
                                std::span<const LeaseResult> results) {
     return json_list_text("results", std::min(leases.size(), results.size()), 80,
                           [&](std::string& out, std::size_t i) {
                               out.append(R"({"lease":)");
-                              append_json_string(out, leases[i].to_string());
+                              append_json_string(out, leases[i].text);
                               out.append(R"(,"status":")");
                               out.append(status_text(results[i].status));
                               out.push_back('"');
@@ -129,13 +143,14 @@ std::string lease_results_text(std::span<const Lease> leases,
                           });
 }
 
-NackRequest parse_nack(const json& body) {
+NackRequest parse_nack(const json& body, const LeaseOpener& opener) {
     require_object(body, "a nack");
     NackRequest r;
+    std::string text;
     bool has_lease = false;
     for (const auto& [key, v] : body.items()) {
         if (key == "lease") {
-            r.lease = lease_field(v, "lease");
+            text = lease_text(v, "lease");
             has_lease = true;
         } else if (key == "delay") {
             r.nack.delay = duration_field(v, "delay");
@@ -146,16 +161,18 @@ NackRequest parse_nack(const json& body) {
         }
     }
     if (!has_lease) throw InvalidArgument("a nack needs \"lease\"");
+    r.lease = open_lease(text, opener);
     return r;
 }
 
-RejectRequest parse_reject(const json& body) {
+RejectRequest parse_reject(const json& body, const LeaseOpener& opener) {
     require_object(body, "a reject");
     RejectRequest r;
+    std::string text;
     bool has_lease = false;
     for (const auto& [key, v] : body.items()) {
         if (key == "lease") {
-            r.lease = lease_field(v, "lease");
+            text = lease_text(v, "lease");
             has_lease = true;
         } else if (key == "error") {
             r.reject.error = string_field(v, "error");
@@ -164,6 +181,7 @@ RejectRequest parse_reject(const json& body) {
         }
     }
     if (!has_lease) throw InvalidArgument("a reject needs \"lease\"");
+    r.lease = open_lease(text, opener);
     return r;
 }
 

@@ -4,9 +4,15 @@
 #include <cstddef>
 #include <delayq/delivery.hpp>
 #include <delayq/types.hpp>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
+
+#include "auth/lease_seal.hpp"
 
 // The JSON bodies of the lease routes (docs/http.md, Leases): what POST .../leases, ack, extend,
 // release, nack and reject take and answer. Parsing throws InvalidArgument (a 400, nothing
@@ -24,36 +30,53 @@ struct LeaseRequest {
 };
 LeaseRequest parse_lease_request(const nlohmann::json& body);
 
-// {"deliveries": [append_delivery...]}, as text (json_text.hpp: up to 1000 of them an answer).
-std::string deliveries_text(std::span<const Delivery> deliveries);
+// {"deliveries": [append_delivery...]}, as text (json_text.hpp: up to 1000 of them an answer),
+// each lease sealed for its delivery's queue.
+std::string deliveries_text(std::span<const Delivery> deliveries, const auth::LeaseSeal& seal);
+
+// What the lease routes open the leases of a request with: the seal, for the route's queue. The
+// seal is asked for only once every lease string of the request has the shape of one, so that
+// a 400 reads (and makes) no key.
+struct LeaseOpener {
+    std::function<const auth::LeaseSeal&()> seal;
+    std::string_view queue;
+};
+
+// A lease a request names: the text the client sent (its result echoes it) and the lease, when
+// its seal holds for the queue. Text that is no lease at all, sealed or not, is a 400.
+struct LeaseArg {
+    std::string text;
+    std::optional<Lease> lease;  // nullopt: forged, unsealed or another queue's: lease_lost
+};
 
 // ack and release: {"leases": [1 to 1000 lease strings]}.
-std::vector<Lease> parse_lease_list(const nlohmann::json& body);
+std::vector<LeaseArg> parse_lease_list(const nlohmann::json& body, const LeaseOpener& opener);
 
 // extend: {"leases": [...], "visibility": DUR}.
 struct ExtendRequest {
-    std::vector<Lease> leases;
+    std::vector<LeaseArg> leases;
     Duration visibility{};
 };
-ExtendRequest parse_extend(const nlohmann::json& body);
+ExtendRequest parse_extend(const nlohmann::json& body, const LeaseOpener& opener);
 
 // {"results": [{"lease", "status": "ok"|"lease_lost", "deadline_ms" (extended)}...]}, one per
 // lease in request order, as text.
-std::string lease_results_text(std::span<const Lease> leases, std::span<const LeaseResult> results);
+std::string lease_results_text(std::span<const LeaseArg> leases,
+                               std::span<const LeaseResult> results);
 
 // nack: {"lease", "delay"?, "error"?}
 struct NackRequest {
-    Lease lease;
+    LeaseArg lease;
     Nack nack;
 };
-NackRequest parse_nack(const nlohmann::json& body);
+NackRequest parse_nack(const nlohmann::json& body, const LeaseOpener& opener);
 
 // reject: {"lease", "error"?}
 struct RejectRequest {
-    Lease lease;
+    LeaseArg lease;
     Reject reject;
 };
-RejectRequest parse_reject(const nlohmann::json& body);
+RejectRequest parse_reject(const nlohmann::json& body, const LeaseOpener& opener);
 
 // A nack's or a reject's outcome: {"status": "retrying"|"dead_lettered"|"lease_lost",
 // "due_ms" (retrying)}.

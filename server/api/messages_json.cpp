@@ -154,11 +154,11 @@ std::string send_results_text(const std::vector<SendResult>& results) {
     });
 }
 
-void append_delivery(std::string& out, const Delivery& d) {
+void append_delivery(std::string& out, const Delivery& d, std::string_view lease) {
     out.append(R"({"id":)");
     append_json_string(out, d.id());
     out.append(R"(,"lease":)");
-    append_json_string(out, d.lease().to_string());
+    append_json_string(out, lease);
     if (is_valid_utf8(d.payload())) {
         out.append(R"(,"payload":)");
         append_json_string(out, d.payload());

@@ -38,7 +38,8 @@ std::string send_results_text(const std::vector<SendResult>& results);
 nlohmann::json message_info_json(const MessageInfo& info);
 
 // Appends {"id", "lease", "payload" (or "payload_base64" when not UTF-8), "attempt",
-// "max_attempts", "due_ms", "delivered_ms", "last_error"} as text (json_text.hpp).
-void append_delivery(std::string& out, const Delivery& delivery);
+// "max_attempts", "due_ms", "delivered_ms", "last_error"} as text (json_text.hpp); `lease` is
+// the delivery's lease as the client gets it (sealed: auth/lease_seal.hpp).
+void append_delivery(std::string& out, const Delivery& delivery, std::string_view lease);
 
 }  // namespace delayq::server

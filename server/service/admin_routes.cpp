@@ -103,9 +103,9 @@ http::HttpResponse delete_queue(RouteContext& ctx, const http::HttpRequest& r) {
 
 http::HttpResponse history(RouteContext& ctx, const http::HttpRequest& r) {
     ctx.client.admin(r.param("queue"));  // a bad name is a 400, and is never watched
-    ctx.history_recorder.watch(r.param("queue"));
+    const bool recording = ctx.history_recorder.watch(r.param("queue"));
     const auto points = ctx.history.points(r.param("queue"));
-    return json_answer(200, history_json(r.param("queue"), points));
+    return json_answer(200, history_json(r.param("queue"), points, recording));
 }
 
 }  // namespace

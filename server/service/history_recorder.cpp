@@ -22,14 +22,36 @@ void HistoryRecorder::stop() {
     if (thread_.joinable()) thread_.join();
 }
 
-void HistoryRecorder::watch(const std::string& queue) {
-    bool first = false;
+bool HistoryRecorder::watch(const std::string& queue) {
     {
         std::lock_guard lock(mu_);
-        const auto until = std::chrono::steady_clock::now() + options_.keep_watching;
-        first = watched_.insert_or_assign(queue, until).second;
+        const auto it = watched_.find(queue);
+        if (it != watched_.end()) {
+            it->second = std::chrono::steady_clock::now() + options_.keep_watching;
+            return true;
+        }
+        if (watched_.size() >= options_.max_queues) return false;
     }
-    if (first) record(queue);
+    QueueStats stats;
+    try {
+        stats = client_.admin(queue).stats();
+    } catch (const std::exception& e) {
+        spdlog::warn("history of {}: reading its totals failed: {}", queue, e.what());
+        return false;
+    }
+    // A name nobody sent to: recording it would cost Redis a read a second for nothing.
+    if (stats.totals.sent == 0) return false;
+    std::lock_guard lock(mu_);
+    // Checked again: other requests may have filled the last places while this one read.
+    if (watched_.size() >= options_.max_queues && !watched_.contains(queue)) return false;
+    const auto until = std::chrono::steady_clock::now() + options_.keep_watching;
+    if (watched_.insert_or_assign(queue, until).second) history_.record(queue, stats);
+    return true;
+}
+
+std::size_t HistoryRecorder::watched() const {
+    std::lock_guard lock(mu_);
+    return watched_.size();
 }
 
 void HistoryRecorder::record(const std::string& queue) {

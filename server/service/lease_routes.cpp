@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api/leases_json.hpp"
+#include "auth/lease_key.hpp"
 #include "service/long_poll.hpp"
 #include "service/routes.hpp"
 
@@ -37,9 +38,41 @@ http::HttpResponse too_many_polls(const TooManyPolls& e) {
     return http::problem_response({503, "too_many_polls", e.what()});  // with Retry-After: 1
 }
 
-http::HttpResponse answer_poll(const PollAnswer& answer) {
+// The key is read from Redis on first use (LeaseKey), so it is asked for only with deliveries
+// in hand, which a fetch on a worker brought: never on an I/O thread.
+http::HttpResponse answer_poll(auth::LeaseKey& key, const PollAnswer& answer) {
     if (answer.error) return http::problem_response(problem_from(answer.error));
-    return http::json_response(200, deliveries_text(answer.deliveries));
+    if (answer.deliveries.empty()) return http::json_response(200, R"({"deliveries":[]})");
+    try {
+        return http::json_response(200, deliveries_text(answer.deliveries, key.seal()));
+    } catch (...) {
+        return http::problem_response(problem_from(std::current_exception()));
+    }
+}
+
+LeaseOpener opener(RouteContext& ctx, const http::HttpRequest& r) {
+    return {[key = &ctx.lease_key]() -> const auth::LeaseSeal& { return key->seal(); },
+            r.param("queue")};
+}
+
+// Runs `op` on the leases whose seal holds; the others are lost without reaching Redis, as if
+// they had ended (a client learns nothing it did not know: that it made the MAC up).
+template <class Op>
+std::vector<LeaseResult> on_authentic(const std::vector<LeaseArg>& args, Op op) {
+    std::vector<Lease> authentic;
+    authentic.reserve(args.size());
+    for (const LeaseArg& a : args) {
+        if (a.lease) authentic.push_back(*a.lease);
+    }
+    if (authentic.size() == args.size()) return op(authentic);
+    std::vector<LeaseResult> out(args.size());  // kLost
+    if (authentic.empty()) return out;
+    const std::vector<LeaseResult> results = op(authentic);
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < args.size() && next < results.size(); ++i) {
+        if (args[i].lease) out[i] = results[next++];
+    }
+    return out;
 }
 
 // With `wait` 0, one fetch on the pool; else the queue's long-poll hub answers, and no worker
@@ -52,9 +85,10 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
             run_blocking(
                 ctx, [shared_reply](http::HttpResponse out) { (*shared_reply)(std::move(out)); },
                 [ctx = &ctx, req](const http::HttpRequest& request) {
+                    const auth::LeaseSeal& seal = ctx->lease_key.seal();
                     Leases leases = ctx->client.leases(request.param("queue"));
                     const FetchResult result = leases.fetch(req.max, req.visibility);
-                    return http::json_response(200, deliveries_text(result.deliveries));
+                    return http::json_response(200, deliveries_text(result.deliveries, seal));
                 },
                 std::move(r));
             return;
@@ -66,9 +100,9 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         const LongPollHub::PollId id =
             ctx.long_polls.wait({r.param("queue"), r.principal, req.max, req.visibility,
                                  std::chrono::steady_clock::now() + req.wait,
-                                 [shared_reply, client](const PollAnswer& answer) {
+                                 [shared_reply, client, key = &ctx.lease_key](const PollAnswer& answer) {
                                      if (client && client->gone()) return false;
-                                     (*shared_reply)(answer_poll(answer));
+                                     (*shared_reply)(answer_poll(*key, answer));
                                      return true;
                                  }});
         if (client && id != 0) client->watch([hub = &ctx.long_polls, id] { hub->cancel(id); });
@@ -82,34 +116,45 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
 }
 
 http::HttpResponse ack(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::vector<Lease> leases = parse_lease_list(json_body(r));
-    const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).ack(leases);
+    const std::vector<LeaseArg> leases = parse_lease_list(json_body(r), opener(ctx, r));
+    const std::vector<LeaseResult> results = on_authentic(
+        leases,
+        [&](const std::vector<Lease>& ls) { return ctx.client.leases(r.param("queue")).ack(ls); });
     return http::json_response(200, lease_results_text(leases, results));
 }
 
 http::HttpResponse extend(RouteContext& ctx, const http::HttpRequest& r) {
-    const ExtendRequest req = parse_extend(json_body(r));
+    const ExtendRequest req = parse_extend(json_body(r), opener(ctx, r));
     const std::vector<LeaseResult> results =
-        ctx.client.leases(r.param("queue")).extend(req.leases, req.visibility);
+        on_authentic(req.leases, [&](const std::vector<Lease>& ls) {
+            return ctx.client.leases(r.param("queue")).extend(ls, req.visibility);
+        });
     return http::json_response(200, lease_results_text(req.leases, results));
 }
 
 http::HttpResponse release(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::vector<Lease> leases = parse_lease_list(json_body(r));
-    const std::vector<LeaseResult> results = ctx.client.leases(r.param("queue")).release(leases);
+    const std::vector<LeaseArg> leases = parse_lease_list(json_body(r), opener(ctx, r));
+    const std::vector<LeaseResult> results =
+        on_authentic(leases, [&](const std::vector<Lease>& ls) {
+            return ctx.client.leases(r.param("queue")).release(ls);
+        });
     return http::json_response(200, lease_results_text(leases, results));
 }
 
 http::HttpResponse nack(RouteContext& ctx, const http::HttpRequest& r) {
-    const NackRequest req = parse_nack(json_body(r));
-    return json_answer(200,
-                       outcome_json(ctx.client.leases(r.param("queue")).nack(req.lease, req.nack)));
+    const NackRequest req = parse_nack(json_body(r), opener(ctx, r));
+    const LeaseResult result =
+        req.lease.lease ? ctx.client.leases(r.param("queue")).nack(*req.lease.lease, req.nack)
+                        : LeaseResult{};
+    return json_answer(200, outcome_json(result));
 }
 
 http::HttpResponse reject(RouteContext& ctx, const http::HttpRequest& r) {
-    const RejectRequest req = parse_reject(json_body(r));
-    return json_answer(
-        200, outcome_json(ctx.client.leases(r.param("queue")).reject(req.lease, req.reject)));
+    const RejectRequest req = parse_reject(json_body(r), opener(ctx, r));
+    const LeaseResult result =
+        req.lease.lease ? ctx.client.leases(r.param("queue")).reject(*req.lease.lease, req.reject)
+                        : LeaseResult{};
+    return json_answer(200, outcome_json(result));
 }
 
 }  // namespace

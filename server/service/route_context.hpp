@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "auth/lease_key.hpp"
 #include "http/message.hpp"
 #include "http/router.hpp"
 #include "metrics/request_metrics.hpp"
@@ -51,6 +52,7 @@ struct RouteContext {
     RequestMetrics& requests;
     History& history;
     HistoryRecorder& history_recorder;
+    auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token
     BodyLimits bodies{};
 };

@@ -83,7 +83,8 @@ Service::Service(ServiceConfig config)
       queues_(client_, kQueueHandles),
       long_polls_(client_, pool_post(pool_), config_.long_polls),
       scrapes_(client_, config_.scrape_interval),
-      history_recorder_(client_, history_),
+      history_recorder_(client_, history_, config_.history),
+      lease_key_(config_.lease_key_file, client_),
       context_{client_,
                queues_,
                auth_,
@@ -93,6 +94,7 @@ Service::Service(ServiceConfig config)
                requests_,
                history_,
                history_recorder_,
+               lease_key_,
                config_.metrics_public,
                body_limits(config_)} {
     http::Router router;

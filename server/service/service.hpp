@@ -38,6 +38,11 @@ struct ServiceConfig {
     // GET /metrics: open to all (--metrics-public), and how often its gauges may read Redis.
     bool metrics_public = false;
     Duration scrape_interval = std::chrono::seconds(5);
+    // GET .../history: queues recorded at once (--history-max-queues), and how often.
+    HistoryRecorderOptions history{};
+    // The key leases are sealed with (--lease-key-file). Unset: the one every server on the
+    // Redis shares, made once there (Client::shared_secret).
+    std::optional<std::filesystem::path> lease_key_file{};
 };
 
 // `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.
@@ -67,6 +72,7 @@ class Service {
     const http::Router& router() const { return server_->router(); }
     WorkerPool& pool() { return pool_; }
     LongPollHub& long_polls() { return long_polls_; }
+    HistoryRecorder& history_recorder() { return history_recorder_; }
 
   private:
     ServiceConfig config_;
@@ -79,6 +85,7 @@ class Service {
     RequestMetrics requests_;
     History history_;
     HistoryRecorder history_recorder_;
+    auth::LeaseKey lease_key_;
     RouteContext context_;
     std::unique_ptr<http::HttpServer> server_;
 };

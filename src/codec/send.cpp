@@ -129,8 +129,8 @@ std::vector<SendResult> decode(const Reply& reply, std::span<const MessageRef> m
         const SendOptions& o = *messages[i].options;
         // A run with a due time per message answers the now its delays count from.
         const TimePoint due = !call.runs[run].own_due ? unix_ms(run_value)
-                              : o.at ? std::chrono::time_point_cast<Duration>(*o.at)
-                                     : unix_ms(run_value + o.delay.count());
+                              : o.at                  ? *o.at
+                                                      : unix_ms(run_value + o.delay.count());
         if (!o.id) {
             out.push_back(SendResult{sequence_key(first + i), false, due});
             continue;

@@ -103,6 +103,30 @@ TEST_F(AclUsers, EachRoleDoesItsWorkOnItsQueuesOnly) {
     expect_refused({"queue", "delete", "orders-eu", "--yes"}, "ops", "EVALSHA");
 }
 
+// --serve adds the one key serve's lease key lives in, through a selector: SET there, and
+// nowhere else (a writer's SET on a queue's keys would let it overwrite them with strings).
+TEST_F(AclUsers, ServeGrantsSetOnTheSharedSecretAndNothingElse) {
+    const CliResult r =
+        cli({"acl", "--user", "api", "--role", "writer", "--queues", "*", "--serve"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("ACL SETUSER api \"(~dq:shared-secret +set)\"\n"), std::string::npos)
+        << r.out;
+    redis_cli(redis_, r.out);
+    const auto dry = [&](const std::vector<std::string>& command) {
+        std::vector<std::string> args = {"ACL", "DRYRUN", "api"};
+        args.insert(args.end(), command.begin(), command.end());
+        return redis_.command(args).str;
+    };
+    EXPECT_EQ(dry({"SET", "dq:shared-secret", "x", "NX", "GET"}), "OK");
+    EXPECT_NE(dry({"SET", "dq:{orders}:msg", "x"}), "OK");
+    EXPECT_NE(dry({"SET", "other", "x"}), "OK");
+    // Without --serve, '*' does not cover the key: it has no hash tag.
+    make_user("plain", "writer", "*");
+    EXPECT_NE(
+        redis_.command({"ACL", "DRYRUN", "plain", "SET", "dq:shared-secret", "x", "NX", "GET"}).str,
+        "OK");
+}
+
 TEST_F(AclCliTest, DesignDocShowsTheOutputOfTheCommand) {
     std::string expected = "```\n";
     for (const Role& role : kRoles) {

@@ -67,6 +67,29 @@ TEST_F(SendTest, AtTakesRfc3339AndUnixMilliseconds) {
     EXPECT_EQ(due["unix"], 1893553445001LL);
 }
 
+// The CLI once refused times after 2262-04-11 (a nanosecond system_clock's end); its limit is
+// now the library's and the service's, the end of the year 9999.
+TEST_F(SendTest, AtReachesTheYear9999AndRefusesTheYear10000) {
+    send("q", "a", {"--at", "2600-01-01T00:00:00Z", "--id", "a"});
+    send("q", "b", {"--delay", "1h", "--id", "b"});
+    const CliResult moved = cli({"reschedule", "q", "b", "--at", "9999-12-31T23:59:59.999Z"});
+    ASSERT_EQ(moved.exit_code, 0) << moved.err;
+    std::map<std::string, long long> due;
+    for (const auto& m : peek("q", "scheduled")) due[m["id"]] = m["due_ms"];
+    EXPECT_EQ(due["a"], 19'880'899'200'000LL);
+    EXPECT_EQ(due["b"], 253'402'300'799'999LL);
+
+    const std::string before = visible_state(redis_, "q");
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"send", "q", "c", "--at", "10000-01-01T00:00:00Z"},
+          std::vector<std::string>{"reschedule", "q", "b", "--at", "10000-01-01T00:00:00Z"}}) {
+        const CliResult r = cli(args);
+        EXPECT_EQ(r.exit_code, 2) << args[0];
+        EXPECT_NE(r.err.find("after the year 9999"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(visible_state(redis_, "q"), before);
+}
+
 TEST_F(SendTest, DelaysAreMeasuredFromTheSend) {
     const long long before = redis_.time_ms();
     send("q", "a", {"--delay", "1h30m", "--id", "a"});

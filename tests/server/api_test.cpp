@@ -59,12 +59,11 @@ TEST(MessageJsonTest, EveryFieldIsRead) {
         parse_message(json::parse(R"({"payload_base64":"AP8=","at":"2030-01-02T03:04:05Z"})"));
     EXPECT_EQ(b.payload, std::string("\0\xff", 2));
     ASSERT_TRUE(b.options.at);
-    EXPECT_EQ(std::chrono::duration_cast<Duration>(b.options.at->time_since_epoch()).count(),
-              1893553445000);
+    EXPECT_EQ(b.options.at->time_since_epoch().count(), 1893553445000);
     EXPECT_EQ(parse_message(json::parse(R"({"payload":"","delay":250})")).options.delay,
               Duration(250));
     EXPECT_EQ(parse_message(json::parse(R"({"payload":"x","at":1893553445000})")).options.at,
-              std::chrono::system_clock::time_point(std::chrono::milliseconds(1893553445000)));
+              TimePoint(Duration(1893553445000)));
 }
 
 TEST(MessageJsonTest, BadBodiesAreRefusedNamingWhatIsWrong) {
@@ -132,7 +131,8 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     q.send(std::string("\0\xfe", 2), {.id = "m2"});
     const FetchResult f = leases(q).fetch(10, 30s);
     ASSERT_EQ(f.deliveries.size(), 2u);
-    const json delivered = json::parse(deliveries_text(f.deliveries))["deliveries"];
+    const server::auth::LeaseSeal seal(std::string(32, 'k'));
+    const json delivered = json::parse(deliveries_text(f.deliveries, seal))["deliveries"];
     const json& a = delivered[0];
     EXPECT_EQ(a["id"], "m1");
     EXPECT_EQ(a["payload"], "hello");
@@ -141,7 +141,9 @@ TEST_F(DeliveryJsonTest, DeliveriesCarryEverythingAClientNeeds) {
     EXPECT_EQ(a["due_ms"], ms(sent.due));
     EXPECT_EQ(a["delivered_ms"], ms(f.deliveries[0].delivered_at()));
     EXPECT_EQ(a["last_error"], "");
-    EXPECT_EQ(Lease::parse(a["lease"].get<std::string>()), f.deliveries[0].lease());
+    const auto opened = seal.open("q", a["lease"].get<std::string>());
+    ASSERT_TRUE(opened && opened->authentic) << a["lease"];
+    EXPECT_EQ(opened->lease, f.deliveries[0].lease());
     const json& b = delivered[1];
     EXPECT_EQ(b["payload_base64"], "AP4=");
     EXPECT_FALSE(b.contains("payload"));

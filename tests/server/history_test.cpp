@@ -41,8 +41,9 @@ TEST(HistoryTest, RendersAsJson) {
     History h;
     h.record("q", totals_at(1000, 2));
     const auto points = h.points("q");
-    const auto j = history_json("q", points);
+    const auto j = history_json("q", points, true);
     EXPECT_EQ(j["queue"], "q");
+    EXPECT_EQ(j["recording"], true);
     ASSERT_EQ(j["points"].size(), 1U);
     EXPECT_EQ(j["points"][0]["at_ms"], 1000);
     EXPECT_EQ(j["points"][0]["sent"], 2);
@@ -74,9 +75,28 @@ TEST_F(HistoryRecorderTest, AQueueNobodyAsksAboutIsForgotten) {
     HistoryRecorder r(client(), h,
                       {.interval = std::chrono::milliseconds(10),
                        .keep_watching = std::chrono::milliseconds(50)});
+    queue().send("m");
     r.watch("q");
     ASSERT_FALSE(h.points("q").empty());
     ASSERT_TRUE(eventually([&] { return h.points("q").empty(); }));
+}
+
+// The attack of issue 27: history requests for names that do not exist made the server read
+// Redis a second for each, for an hour. Only queues that exist are recorded, at most max_queues.
+TEST_F(HistoryRecorderTest, OnlyQueuesThatExistAreRecordedAndAtMostMaxQueues) {
+    History h;
+    HistoryRecorder r(client(), h, {.interval = std::chrono::hours(1), .max_queues = 2});
+    EXPECT_FALSE(r.watch("ghost"));
+    EXPECT_EQ(r.watched(), 0U);
+    EXPECT_TRUE(h.points("ghost").empty());
+    for (const char* name : {"a", "b", "c"}) queue(name).send("m");
+    EXPECT_TRUE(r.watch("a"));
+    EXPECT_TRUE(r.watch("b"));
+    EXPECT_FALSE(r.watch("c")) << "beyond the cap";
+    EXPECT_TRUE(h.points("c").empty());
+    EXPECT_TRUE(r.watch("a")) << "a queue recorded already stays so at the cap";
+    EXPECT_EQ(r.watched(), 2U);
+    EXPECT_EQ(h.points("a").size(), 1U);
 }
 
 }  // namespace

@@ -137,6 +137,31 @@ TEST_F(HttpAdminTest, HistoryStartsAtTheFirstRequest) {
     EXPECT_EQ(r.json()["points"].back()["sent"], 1);
 }
 
+// The attack of issue 27: history requests for a thousand names that do not exist started a
+// recorder each. Now such a name is answered empty and starts none, and beyond the cap an
+// existing queue is answered with what exists, recording nothing.
+TEST_F(HttpAdminTest, HistoryRecordsOnlyQueuesThatExistUpToTheCap) {
+    stop_service();
+    start([](server::service::ServiceConfig& c) { c.history.max_queues = 1; });
+    const HttpResult ghost = http().get("/v1/queues/ghost/history");
+    ASSERT_EQ(ghost.status, 200u) << ghost.body;
+    EXPECT_EQ(ghost.json(),
+              json({{"queue", "ghost"}, {"recording", false}, {"points", json::array()}}));
+    EXPECT_EQ(service().history_recorder().watched(), 0u);
+    EXPECT_EQ(redis().dbsize(), 0) << "a ghost writes nothing";
+
+    client().queue("a").send("m");
+    client().queue("b").send("m");
+    const HttpResult a = http().get("/v1/queues/a/history");
+    EXPECT_EQ(a.json()["recording"], true) << a.body;
+    EXPECT_EQ(a.json()["points"].size(), 1u);
+    const HttpResult b = http().get("/v1/queues/b/history");
+    ASSERT_EQ(b.status, 200u) << b.body;
+    EXPECT_EQ(b.json()["recording"], false) << b.body;
+    EXPECT_TRUE(b.json()["points"].empty());
+    EXPECT_EQ(service().history_recorder().watched(), 1u);
+}
+
 TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
     client().queue("orders").send("m");
     ASSERT_EQ(http().get("/v1/queues/orders").status, 200u);
@@ -170,13 +195,20 @@ TEST_F(HttpAdminTest, AdminRoutesNeedTheirScopesAndMetricsNeedReadUnlessPublic) 
     EXPECT_EQ(patch("/v1/queues/orders", {{"paused", true}}, admin).status, 200u);
     EXPECT_EQ(http().get("/v1/queues/billing/history", admin).status, 200u);  // admin reads
     EXPECT_EQ(http().get("/metrics").status, 401u);
-    EXPECT_EQ(http().get("/metrics", reader).status, 200u);
+    // Issue 27: /metrics showed every queue to any read token. Now only those it covers.
+    const HttpResult scoped = http().get("/metrics", reader);
+    ASSERT_EQ(scoped.status, 200u);
+    EXPECT_NE(scoped.body.find(R"(queue="orders")"), std::string::npos) << scoped.body;
+    EXPECT_EQ(scoped.body.find(R"(queue="billing")"), std::string::npos) << scoped.body;
+    EXPECT_NE(http().get("/metrics", admin).body.find(R"(queue="billing")"), std::string::npos);
     stop_service();
     start([this](server::service::ServiceConfig& c) {
         c.auth_file = auth_file();
         c.metrics_public = true;
     });
-    EXPECT_EQ(http().get("/metrics").status, 200u);
+    const HttpResult open = http().get("/metrics");
+    EXPECT_EQ(open.status, 200u);
+    EXPECT_NE(open.body.find(R"(queue="billing")"), std::string::npos) << "public shows all";
 }
 
 }  // namespace

@@ -162,6 +162,75 @@ TEST_F(HttpLeasesTest, NackAndRejectSayWhatBecameOfTheMessage) {
     EXPECT_EQ(client().admin("q").get("b")->dead_reason, "rejected");
 }
 
+// The attack of issue 27: another consumer of the queue guessed the library's lease (sequence
+// number and id) and acked the holder's message. Sealed leases make every guess lost, raw or
+// with a made-up MAC, in every lease route; the holder's ack then succeeds.
+TEST_F(HttpLeasesTest, GuessedLeasesAreLostAndTheHolderStillAcks) {
+    client().queue("q").send("a", {.id = "m"});
+    const std::string sealed = lease_one()["lease"];
+    const std::string raw = sealed.substr(0, sealed.size() - 23);  // ".<22 characters>"
+    const std::optional<Lease> real = Lease::parse(raw);
+    ASSERT_TRUE(real) << sealed;
+    // The attacker's search, around the sequence numbers its own leases showed it.
+    std::vector<std::string> guesses;
+    const std::uint64_t first = std::max<std::uint64_t>(real->token(), 26) - 25;
+    for (std::uint64_t token = first; token <= first + 50; ++token) {
+        const std::string guess = Lease("m", token).to_string();
+        guesses.push_back(guess);
+        guesses.push_back(guess + ".AAAAAAAAAAAAAAAAAAAAAA");
+    }
+    ASSERT_NE(std::find(guesses.begin(), guesses.end(), raw), guesses.end());
+    client().queue("other").send("b", {.id = "m"});
+    const std::string elsewhere = lease_one("other")["lease"];
+    const auto before = key_dump();
+    for (const char* route : {"ack", "release"}) {
+        const HttpResult r =
+            http().post(std::string("/v1/queues/q/") + route, {{"leases", guesses}});
+        ASSERT_EQ(r.status, 200u) << r.body;
+        const json results = r.json()["results"];
+        ASSERT_EQ(results.size(), guesses.size());
+        for (const json& result : results) EXPECT_EQ(result["status"], "lease_lost");
+    }
+    const HttpResult ext =
+        http().post("/v1/queues/q/extend", {{"leases", {raw}}, {"visibility", "1s"}});
+    EXPECT_EQ(ext.json()["results"][0]["status"], "lease_lost") << ext.body;
+    EXPECT_EQ(http().post("/v1/queues/q/nack", {{"lease", raw}}).json()["status"], "lease_lost");
+    EXPECT_EQ(http().post("/v1/queues/q/reject", {{"lease", raw}}).json()["status"], "lease_lost");
+    // Sealed for another queue: lost on this one.
+    EXPECT_EQ(
+        http().post("/v1/queues/q/ack", {{"leases", {elsewhere}}}).json()["results"][0]["status"],
+        "lease_lost");
+    EXPECT_EQ(key_dump(), before) << "a forged lease changed something";
+
+    const HttpResult held = http().post("/v1/queues/q/ack", {{"leases", {sealed}}});
+    EXPECT_EQ(held.json()["results"][0], json({{"lease", sealed}, {"status", "ok"}})) << held.body;
+}
+
+// Two servers on one Redis (behind a balancer, or one restarted) share the lease key: each
+// takes the other's leases.
+TEST_F(HttpLeasesTest, ASecondServerOnTheRedisTakesTheFirstsLeases) {
+    server::service::ServiceConfig config;
+    config.redis_url = redis().url();
+    config.listen = {"127.0.0.1", 0};
+    config.limits.io_threads = 1;
+    config.worker_threads = 2;
+    server::service::Service second(std::move(config));
+    second.start();
+    HttpClient other(second.port());
+    client().queue("q").send("a", {.id = "a"});
+    client().queue("q").send("b", {.id = "b"});
+    const std::string first_lease = lease_one()["lease"];
+    const HttpResult leased = other.post("/v1/queues/q/leases", json::object());
+    ASSERT_EQ(leased.json()["deliveries"].size(), 1u) << leased.body;
+    const std::string second_lease = leased.json()["deliveries"][0]["lease"];
+    const HttpResult by_second = other.post("/v1/queues/q/ack", {{"leases", {first_lease}}});
+    EXPECT_EQ(by_second.json()["results"][0]["status"], "ok") << by_second.body;
+    const HttpResult by_first = http().post("/v1/queues/q/ack", {{"leases", {second_lease}}});
+    EXPECT_EQ(by_first.json()["results"][0]["status"], "ok") << by_first.body;
+    EXPECT_EQ(client().admin("q").stats().totals.acked, 2u);
+    second.stop();
+}
+
 TEST_F(HttpLeasesTest, BadBodiesAre400AndWriteNothing) {
     client().queue("q").send("a", {.id = "a"});
     const auto before = key_dump();

@@ -177,6 +177,44 @@ TEST_F(HttpMessagesTest, RescheduleMovesTheDueTime) {
     EXPECT_EQ(http().post("/v1/queues/q/messages/none/reschedule", {{"delay", "1s"}}).status, 404u);
 }
 
+// The attack of issue 27: past 2262 a nanosecond system_clock wrapped, so 2600 became due in
+// 2015 and was leased at once. Now such times are stored as given, up to the end of 9999, and
+// the year 10000 is a 400 that writes nothing.
+TEST_F(HttpMessagesTest, TimesPast2262AreStoredAsGivenAndTheYear10000IsRefused) {
+    constexpr std::int64_t k2600 = 19'880'899'200'000;
+    constexpr std::int64_t k9000 = 221'845'392'000'000;
+    const HttpResult far = http().post(
+        "/v1/queues/q/messages", {{"payload", "a"}, {"id", "a"}, {"at", "2600-01-01T00:00:00Z"}});
+    ASSERT_EQ(far.status, 201u) << far.body;
+    EXPECT_EQ(far.json()["due_ms"], k2600);
+    ASSERT_EQ(http()
+                  .post("/v1/queues/q/messages", {{"payload", "b"}, {"id", "b"}, {"delay", "1h"}})
+                  .status,
+              201u);
+    const HttpResult moved =
+        http().post("/v1/queues/q/messages/b/reschedule", {{"at", "9000-01-01T00:00:00Z"}});
+    ASSERT_EQ(moved.status, 200u) << moved.body;
+    EXPECT_EQ(moved.json()["due_ms"], k9000);
+    EXPECT_EQ(client().admin("q").get("a")->due.time_since_epoch().count(), k2600);
+    EXPECT_EQ(client().admin("q").get("b")->due.time_since_epoch().count(), k9000);
+    const HttpResult leased = http().post("/v1/queues/q/leases", {{"max", 10}});
+    ASSERT_EQ(leased.status, 200u) << leased.body;
+    EXPECT_TRUE(leased.json()["deliveries"].empty()) << leased.body;
+
+    const auto before = key_dump();
+    for (const json& at : {json("10000-01-01T00:00:00Z"), json(253'402'300'800'000)}) {
+        const HttpResult send =
+            http().post("/v1/queues/q/messages", {{"payload", "c"}, {"id", "c"}, {"at", at}});
+        EXPECT_EQ(send.status, 400u) << at << ": " << send.body;
+        const HttpResult reschedule =
+            http().post("/v1/queues/q/messages/b/reschedule", {{"at", at}});
+        EXPECT_EQ(reschedule.status, 400u) << at << ": " << reschedule.body;
+        EXPECT_NE(reschedule.json()["detail"].get<std::string>().find("9999"), std::string::npos)
+            << reschedule.body;
+    }
+    EXPECT_EQ(key_dump(), before);
+}
+
 TEST_F(HttpMessagesTest, HealthzAnswersAlwaysAndReadyzOnlyWhileRedisAnswers) {
     EXPECT_EQ(http().get("/healthz").status, 200u);
     EXPECT_EQ(http().get("/readyz").status, 200u);

@@ -32,8 +32,21 @@ void expect_refusals(auto parse, const std::vector<std::pair<std::string, std::s
     }
 }
 
-const std::string kLease = Lease("order-1", 7).to_string();
-const std::string kOther = Lease("order-2", 9).to_string();
+const auth::LeaseSeal kSeal(std::string(32, 'k'));
+const LeaseOpener kOpener{[]() -> const auth::LeaseSeal& { return kSeal; }, "q"};
+const std::string kLease = kSeal.seal("q", Lease("order-1", 7));
+const std::string kOther = kSeal.seal("q", Lease("order-2", 9));
+
+std::vector<LeaseArg> parse_list(const json& body) { return parse_lease_list(body, kOpener); }
+ExtendRequest parse_ext(const json& body) { return parse_extend(body, kOpener); }
+NackRequest parse_n(const json& body) { return parse_nack(body, kOpener); }
+RejectRequest parse_r(const json& body) { return parse_reject(body, kOpener); }
+
+std::vector<Lease> leases_of(const std::vector<LeaseArg>& args) {
+    std::vector<Lease> out;
+    for (const LeaseArg& a : args) out.push_back(a.lease.value_or(Lease()));
+    return out;
+}
 
 TEST(LeasesJsonTest, ALeaseRequestHasDefaultsAndTakesEachField) {
     const LeaseRequest d = parse_lease_request(json::object());
@@ -68,12 +81,12 @@ TEST(LeasesJsonTest, DeliveriesRenderEveryField) {
         Delivery("q", Lease("a", 1), "text", 2, 5, from_ms(1000), from_ms(1250), "boom"),
         Delivery("q", Lease("b", 2), std::string("\xff\x00", 2), 1, 25, from_ms(5), from_ms(6)),
     };
-    const json out = json::parse(deliveries_text(ds));
+    const json out = json::parse(deliveries_text(ds, kSeal));
     ASSERT_EQ(out.size(), 1U);
     ASSERT_EQ(out["deliveries"].size(), 2U);
     const json& a = out["deliveries"][0];
     EXPECT_EQ(a["id"], "a");
-    EXPECT_EQ(Lease::parse(a["lease"].get<std::string>()), Lease("a", 1));
+    EXPECT_EQ(a["lease"], kSeal.seal("q", Lease("a", 1)));
     EXPECT_EQ(a["payload"], "text");
     EXPECT_EQ(a["attempt"], 2);
     EXPECT_EQ(a["max_attempts"], 5);
@@ -83,66 +96,66 @@ TEST(LeasesJsonTest, DeliveriesRenderEveryField) {
     const json& b = out["deliveries"][1];
     EXPECT_FALSE(b.contains("payload"));
     EXPECT_EQ(b["payload_base64"], "/wA=");
-    EXPECT_EQ(json::parse(deliveries_text({})), json::parse(R"({"deliveries":[]})"));
+    EXPECT_EQ(json::parse(deliveries_text({}, kSeal)), json::parse(R"({"deliveries":[]})"));
 }
 
 TEST(LeasesJsonTest, LeaseListsAndExtendsParse) {
-    const auto leases = parse_lease_list(json{{"leases", {kLease, kOther}}});
-    EXPECT_EQ(leases, (std::vector<Lease>{Lease("order-1", 7), Lease("order-2", 9)}));
-    const ExtendRequest e = parse_extend(json{{"leases", {kLease}}, {"visibility", "2m"}});
-    EXPECT_EQ(e.leases, std::vector<Lease>{Lease("order-1", 7)});
+    const auto leases = parse_list(json{{"leases", {kLease, kOther}}});
+    EXPECT_EQ(leases_of(leases), (std::vector<Lease>{Lease("order-1", 7), Lease("order-2", 9)}));
+    EXPECT_EQ(leases[1].text, kOther);
+    const ExtendRequest e = parse_ext(json{{"leases", {kLease}}, {"visibility", "2m"}});
+    EXPECT_EQ(leases_of(e.leases), std::vector<Lease>{Lease("order-1", 7)});
     EXPECT_EQ(e.visibility, Duration(120'000));
 }
 
 TEST(LeasesJsonTest, BadLeaseListsAreRefusedNamingTheIndex) {
     const std::string many = json{{"leases", std::vector<std::string>(1001, kLease)}}.dump();
     const std::string bad_second = json{{"leases", {kLease, "nope"}}}.dump();
-    expect_refusals(parse_lease_list, {
-                                          {R"("x")", "JSON object"},
-                                          {R"({})", "needs \"leases\""},
-                                          {R"({"leases":[]})", "1 to 1000 leases"},
-                                          {many, "1 to 1000 leases"},
-                                          {R"({"leases":"x"})", "1 to 1000 leases"},
-                                          {bad_second, "leases[1] is not a lease"},
-                                          {R"({"leases":[5]})", "leases[0] is not a lease"},
-                                          {R"({"ids":[]})", "unknown field \"ids\""},
-                                      });
+    expect_refusals(parse_list, {
+                                    {R"("x")", "JSON object"},
+                                    {R"({})", "needs \"leases\""},
+                                    {R"({"leases":[]})", "1 to 1000 leases"},
+                                    {many, "1 to 1000 leases"},
+                                    {R"({"leases":"x"})", "1 to 1000 leases"},
+                                    {bad_second, "leases[1] is not a lease"},
+                                    {R"({"leases":[5]})", "leases[0] is not a lease"},
+                                    {R"({"ids":[]})", "unknown field \"ids\""},
+                                });
     const std::string no_visibility = json{{"leases", {kLease}}}.dump();
     const std::string zero = json{{"leases", {kLease}}, {"visibility", 0}}.dump();
-    expect_refusals(parse_extend, {
-                                      {no_visibility, "needs \"visibility\""},
-                                      {zero, "at least 1ms"},
-                                      {R"({"visibility":"1s"})", "needs \"leases\""},
-                                  });
+    expect_refusals(parse_ext, {
+                                   {no_visibility, "needs \"visibility\""},
+                                   {zero, "at least 1ms"},
+                                   {R"({"visibility":"1s"})", "needs \"leases\""},
+                               });
 }
 
 TEST(LeasesJsonTest, ResultsSayOkOrLeaseLostWithExtendedDeadlines) {
-    const std::vector<Lease> leases = {Lease("a", 1), Lease("b", 2), Lease("c", 3)};
+    const std::vector<LeaseArg> leases = {{"la", Lease("a", 1)}, {"lb", Lease("b", 2)}, {"lc", {}}};
     const std::vector<LeaseResult> results = {
         {LeaseStatus::kExtended, from_ms(9000)}, {LeaseStatus::kLost}, {LeaseStatus::kAcked}};
     const json out = json::parse(lease_results_text(leases, results));
     EXPECT_EQ(out, json::parse(R"({"results":[)"
                                R"({"lease":")" +
-                               leases[0].to_string() +
+                               leases[0].text +
                                R"(","status":"ok","deadline_ms":9000},)"
                                R"({"lease":")" +
-                               leases[1].to_string() +
+                               leases[1].text +
                                R"(","status":"lease_lost"},)"
                                R"({"lease":")" +
-                               leases[2].to_string() + R"(","status":"ok"}]})"));
+                               leases[2].text + R"(","status":"ok"}]})"));
 }
 
 TEST(LeasesJsonTest, NacksAndRejectsParse) {
-    const NackRequest n =
-        parse_nack(json{{"lease", kLease}, {"delay", "5s"}, {"error", "timeout"}});
-    EXPECT_EQ(n.lease, Lease("order-1", 7));
+    const NackRequest n = parse_n(json{{"lease", kLease}, {"delay", "5s"}, {"error", "timeout"}});
+    EXPECT_EQ(n.lease.lease, Lease("order-1", 7));
     EXPECT_EQ(n.nack.delay, Duration(5000));
     EXPECT_EQ(n.nack.error, "timeout");
-    EXPECT_FALSE(parse_nack(json{{"lease", kLease}}).nack.delay);
-    const RejectRequest r = parse_reject(json{{"lease", kLease}, {"error", "bad"}});
-    EXPECT_EQ(r.lease, Lease("order-1", 7));
+    EXPECT_FALSE(parse_n(json{{"lease", kLease}}).nack.delay);
+    const RejectRequest r = parse_r(json{{"lease", kLease}, {"error", "bad"}});
+    EXPECT_EQ(r.lease.lease, Lease("order-1", 7));
     EXPECT_EQ(r.reject.error, "bad");
-    expect_refusals(parse_nack,
+    expect_refusals(parse_n,
                     {
                         {R"({})", "needs \"lease\""},
                         {R"({"lease":"zzz"})", "lease is not a lease"},
@@ -150,11 +163,11 @@ TEST(LeasesJsonTest, NacksAndRejectsParse) {
                         {R"({"lease":")" + kLease + R"(","delay":"x"})", "delay: "},
                         {R"({"lease":")" + kLease + R"(","retry":1})", "unknown field"},
                     });
-    expect_refusals(parse_reject, {
-                                      {R"([])", "JSON object"},
-                                      {R"({"lease":")" + kLease + R"(","delay":"1s"})",
-                                       "unknown field \"delay\""},
-                                  });
+    expect_refusals(
+        parse_r, {
+                     {R"([])", "JSON object"},
+                     {R"({"lease":")" + kLease + R"(","delay":"1s"})", "unknown field \"delay\""},
+                 });
 }
 
 TEST(LeasesJsonTest, OutcomesNameTheStatus) {

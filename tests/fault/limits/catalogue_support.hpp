@@ -13,19 +13,14 @@
 namespace delayq::test::catalogue {
 
 using namespace std::chrono_literals;
-using SysTime = std::chrono::system_clock::time_point;
 using Rows = std::vector<CatalogueCase>;
 using CliCheck = std::function<void(CatalogueEnv&, const CliResult&)>;
 
 // 9999-12-31T23:59:59.999Z in unix ms: the latest due time delayq accepts (design.md, limits).
 inline constexpr std::int64_t kMaxTimeMs = 253'402'300'799'999;
-// system_clock counts nanoseconds in libstdc++: SendOptions::at cannot go past 2262-04-11, so
-// the library's "after the year 9999" check is unreachable here and the CLI must refuse such times.
-inline constexpr std::int64_t kClockMaxMs =
-    std::chrono::duration_cast<std::chrono::milliseconds>(SysTime::duration::max()).count();
 inline constexpr std::size_t kMiB = std::size_t{1024} * 1024;
 
-inline SysTime at_ms(std::int64_t ms) { return SysTime(std::chrono::milliseconds(ms)); }
+inline TimePoint at_ms(std::int64_t ms) { return TimePoint(Duration(ms)); }
 inline std::int64_t ms_of(TimePoint t) { return t.time_since_epoch().count(); }
 
 // Every byte value, twice, with runs of NULs: a payload no text handling survives by accident.

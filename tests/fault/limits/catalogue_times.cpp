@@ -150,11 +150,11 @@ void at_rows(Rows& rows) {
                     "",
                     "invalid time"});
     rows.push_back({"at",
-                    "earliest representable (time_point::min)",
+                    "earliest representable (TimePoint::min)",
                     Verdict::kInvalid,
                     "due time is before 1970",
                     {},
-                    [](CatalogueEnv& e) { e.q.send("x", {.at = SysTime::min()}); },
+                    [](CatalogueEnv& e) { e.q.send("x", {.at = TimePoint::min()}); },
                     {"send", "@Q", "x", "--at", "0000-01-01T00:00:00Z"},
                     "",
                     "before 1970"});
@@ -172,34 +172,38 @@ void at_rows(Rows& rows) {
                     "",
                     stored_due(0)});
     rows.push_back({"at",
-                    "the latest time system_clock holds (2262-04-11T23:47:16.854Z)",
+                    "past a nanosecond system_clock's end (2262-04-11): stored as given",
                     Verdict::kValid,
                     "",
                     {},
                     [](CatalogueEnv& e) {
-                        const SendResult s = e.q.send("x", {.at = SysTime::max()});
-                        EXPECT_EQ(ms_of(s.due), kClockMaxMs);
-                        EXPECT_EQ(ms_of(e.admin.get(s.id)->due), kClockMaxMs);
+                        const SendResult s = e.q.send("x", {.at = at_ms(20'000'000'000'000)});
+                        EXPECT_EQ(ms_of(e.admin.get(s.id)->due), 20'000'000'000'000);
                     },
-                    {"send", "@Q", "x", "--at", "2262-04-11T23:47:16.854Z"},
+                    {"send", "@Q", "x", "--at", "2600-01-01T00:00:00Z"},
                     "",
                     "",
-                    stored_due(kClockMaxMs)});
+                    stored_due(19'880'899'200'000)});
     rows.push_back({"at",
-                    "after system_clock's range (CLI only)",
-                    Verdict::kInvalid,
+                    "the latest time delayq accepts (9999-12-31T23:59:59.999Z)",
+                    Verdict::kValid,
                     "",
                     {},
-                    {},
+                    [](CatalogueEnv& e) {
+                        const SendResult s = e.q.send("x", {.at = at_ms(kMaxTimeMs)});
+                        EXPECT_EQ(ms_of(s.due), kMaxTimeMs);
+                        EXPECT_EQ(ms_of(e.admin.get(s.id)->due), kMaxTimeMs);
+                    },
                     {"send", "@Q", "x", "--at", "9999-12-31T23:59:59.999Z"},
                     "",
-                    "the latest time this system's clock can represent"});
-    rows.push_back({"at",
-                    "one ms after 9999 (CLI only)",
-                    Verdict::kInvalid,
                     "",
+                    stored_due(kMaxTimeMs)});
+    rows.push_back({"at",
+                    "one ms after 9999",
+                    Verdict::kInvalid,
+                    "due time is after the year 9999",
                     {},
-                    {},
+                    [](CatalogueEnv& e) { e.q.send("x", {.at = at_ms(kMaxTimeMs + 1)}); },
                     {"send", "@Q", "x", "--at", std::to_string(kMaxTimeMs + 1)},
                     "",
                     "after the year 9999"});
@@ -332,35 +336,35 @@ void reschedule_rows(Rows& rows) {
                     Verdict::kInvalid,
                     "due time is before 1970",
                     send_scheduled,
-                    [](CatalogueEnv& e) { e.q.reschedule_at(e.id, SysTime::min()); },
+                    [](CatalogueEnv& e) { e.q.reschedule_at(e.id, TimePoint::min()); },
                     {"reschedule", "@Q", "@ID", "--at", "-1"},
                     "",
                     "invalid time"});
     rows.push_back({"reschedule",
-                    "at after 9999 (CLI only)",
+                    "at after 9999",
                     Verdict::kInvalid,
-                    "",
+                    "due time is after the year 9999",
                     send_scheduled,
-                    {},
+                    [](CatalogueEnv& e) { e.q.reschedule_at(e.id, at_ms(kMaxTimeMs + 1)); },
                     {"reschedule", "@Q", "@ID", "--at", std::to_string(kMaxTimeMs + 1)},
                     "",
                     "after the year 9999"});
     rows.push_back({"reschedule",
-                    "at the latest time system_clock holds",
+                    "at the latest time delayq accepts",
                     Verdict::kValid,
                     "",
                     send_scheduled,
                     [](CatalogueEnv& e) {
-                        const RescheduleResult r = e.q.reschedule_at(e.id, SysTime::max());
+                        const RescheduleResult r = e.q.reschedule_at(e.id, at_ms(kMaxTimeMs));
                         EXPECT_EQ(r.status, RescheduleStatus::kRescheduled);
-                        EXPECT_EQ(ms_of(r.due), kClockMaxMs);
-                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kClockMaxMs);
+                        EXPECT_EQ(ms_of(r.due), kMaxTimeMs);
+                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kMaxTimeMs);
                     },
-                    {"reschedule", "@Q", "@ID", "--at", std::to_string(kClockMaxMs)},
+                    {"reschedule", "@Q", "@ID", "--at", std::to_string(kMaxTimeMs)},
                     "",
                     "",
                     [](CatalogueEnv& e, const CliResult&) {
-                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kClockMaxMs);
+                        EXPECT_EQ(ms_of(e.admin.get(e.id)->due), kMaxTimeMs);
                     }});
 }
 
