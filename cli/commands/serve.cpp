@@ -16,6 +16,7 @@
 #include "auth/token_table.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
+#include "http/limits.hpp"
 #include "http/listen_address.hpp"
 #include "http/origin.hpp"
 #include "service/service.hpp"
@@ -30,7 +31,8 @@ struct ServeArgs {
     std::string tls_cert;
     std::string tls_key;
     std::size_t io_threads = 0;
-    std::size_t max_connections = 10'000;
+    std::size_t max_connections = server::http::HttpLimits{}.max_connections;
+    std::size_t max_handshakes = server::http::HttpLimits{}.max_handshakes;
     // Long-polls: the library's defaults (server/service/long_poll.hpp).
     std::size_t max_poll_queues = server::LongPollOptions{}.max_queues;
     std::size_t max_poll_queues_per_token = server::LongPollOptions{}.max_queues_per_token;
@@ -53,6 +55,13 @@ sigset_t serve_signals() {
     return set;
 }
 
+// Served all the same: the operator may be midway through replacing it.
+void warn_of_certificate_dates(const server::service::Service& service) {
+    if (const auto warning = service.tls_warning()) {
+        std::fprintf(stderr, "delayq serve: warning: %s\n", warning->c_str());
+    }
+}
+
 // SIGHUP: the auth file and the TLS certificate are re-read; what does not load leaves the old
 // one in force.
 void reload(server::service::Service& service) {
@@ -69,6 +78,7 @@ void reload(server::service::Service& service) {
         try {
             service.reload_tls();
             std::fprintf(stderr, "delayq serve: TLS certificate re-read\n");
+            warn_of_certificate_dates(service);
         } catch (const Error& e) {
             std::fprintf(stderr,
                          "delayq serve: TLS certificate not re-read, the old one stays: %s\n",
@@ -84,6 +94,8 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.limits.io_threads = a.io_threads;
     if (a.max_connections == 0) throw UsageError("--max-connections must be at least 1");
     config.limits.max_connections = a.max_connections;
+    if (a.max_handshakes == 0) throw UsageError("--max-tls-handshakes must be at least 1");
+    config.limits.max_handshakes = a.max_handshakes;
     const std::pair<std::size_t, const char*> poll_caps[] = {
         {a.max_poll_queues, "--max-poll-queues"},
         {a.max_poll_queues_per_token, "--max-poll-queues-per-token"},
@@ -146,6 +158,7 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
                  static_cast<unsigned>(service->port()), service->tls() ? "HTTPS" : "plain HTTP",
                  a.auth_file.empty() ? "no auth file: loopback only" : "tokens from the auth file",
                  masked_url(session.url()).c_str());
+    warn_of_certificate_dates(*service);
 
     int sig = 0;
     while (true) {
@@ -207,8 +220,14 @@ Examples:
     cmd.add_option("--io-threads", a->io_threads, "I/O threads (default: the number of cores)")
         ->type_name("N");
     cmd.add_option("--max-connections", a->max_connections,
-                   "Open connections at most; beyond them a 503 (default 10000)")
-        ->type_name("N");
+                   "Open connections at most; beyond them a 503")
+        ->type_name("N")
+        ->capture_default_str();
+    cmd.add_option("--max-tls-handshakes", a->max_handshakes,
+                   "TLS handshakes under way at once (they hold no connection slot); beyond "
+                   "them a new connection is closed")
+        ->type_name("N")
+        ->capture_default_str();
     cmd.add_option("--max-poll-queues", a->max_poll_queues,
                    "Queues long-polled at once (each a wake subscription); beyond, a 503")
         ->type_name("N")

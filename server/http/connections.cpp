@@ -6,28 +6,73 @@
 
 namespace delayq::server::http {
 
+std::uint64_t Connections::insert(const std::shared_ptr<Session>& session, bool handshake) {
+    const std::uint64_t id = next_id_++;
+    sessions_.emplace(id, Entry{session, handshake});
+    if (handshake) ++handshakes_;
+    return id;
+}
+
 std::uint64_t Connections::add(const std::shared_ptr<Session>& session) {
     std::lock_guard lock(mutex_);
-    if (stopping_ || sessions_.size() >= max_) return 0;
-    const std::uint64_t id = next_id_++;
-    sessions_.emplace(id, session);
-    return id;
+    if (stopping_ || sessions_.size() - handshakes_ >= max_) return 0;
+    return insert(session, false);
+}
+
+std::uint64_t Connections::add_handshake(const std::shared_ptr<Session>& session) {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return 0;
+    if (handshakes_ >= max_handshakes_) {
+        ++refused_handshakes_;
+        return 0;
+    }
+    return insert(session, true);
+}
+
+bool Connections::admit(std::uint64_t id) {
+    std::lock_guard lock(mutex_);
+    const auto it = sessions_.find(id);
+    if (it == sessions_.end() || !it->second.handshake) return false;
+    if (stopping_ || sessions_.size() - handshakes_ >= max_) return false;
+    it->second.handshake = false;
+    --handshakes_;
+    return true;
 }
 
 void Connections::remove(std::uint64_t id) {
     std::lock_guard lock(mutex_);
-    sessions_.erase(id);
+    const auto it = sessions_.find(id);
+    if (it == sessions_.end()) return;
+    if (it->second.handshake) --handshakes_;
+    sessions_.erase(it);
     if (sessions_.empty()) empty_.notify_all();
 }
 
 bool Connections::full() const {
     std::lock_guard lock(mutex_);
-    return sessions_.size() >= max_;
+    return sessions_.size() - handshakes_ >= max_;
+}
+
+bool Connections::refuse_handshake() {
+    std::lock_guard lock(mutex_);
+    if (handshakes_ < max_handshakes_) return false;
+    ++refused_handshakes_;
+    return true;
 }
 
 std::size_t Connections::count() const {
     std::lock_guard lock(mutex_);
-    return sessions_.size();
+    return sessions_.size() - handshakes_;
+}
+
+std::size_t Connections::handshakes() const {
+    std::lock_guard lock(mutex_);
+    return handshakes_;
+}
+
+std::uint64_t Connections::refused_handshakes() const {
+    std::lock_guard lock(mutex_);
+    return refused_handshakes_;
 }
 
 void Connections::stop_all() {
@@ -35,8 +80,8 @@ void Connections::stop_all() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
-        for (const auto& [id, weak] : sessions_) {
-            if (auto s = weak.lock()) open.push_back(std::move(s));
+        for (const auto& [id, entry] : sessions_) {
+            if (auto s = entry.session.lock()) open.push_back(std::move(s));
         }
     }
     for (const auto& s : open) s->stop();

@@ -10,6 +10,10 @@ namespace delayq::server::http {
 struct HttpLimits {
     std::size_t io_threads = 0;  // 0: the number of cores
     std::size_t max_connections = 10'000;
+    // TLS connections in their handshake, which hold no connection slot until it is done. A
+    // handshake takes a round trip or two, so 1024 at once is more than 2 cores can compute
+    // (a few thousand a second each), while silent clients hold at most 1024 sockets.
+    std::size_t max_handshakes = 1024;
     std::size_t max_header_bytes = 16 * 1024;
     // A batch of 1000 messages of a few KiB each fits; a bigger body is a 413 (each route has a
     // limit of its own, this one or smaller).
@@ -20,7 +24,7 @@ struct HttpLimits {
     // From the first byte of a request to its last, and for writing an answer.
     std::chrono::milliseconds read_timeout = std::chrono::seconds(30);
     std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
-    // How long a TLS client may take over its handshake.
+    // How long a TLS client may take over its handshake (holding a slot of max_handshakes).
     std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10);
     // How long a kept-alive connection may wait for its next request.
     std::chrono::milliseconds idle_timeout = std::chrono::seconds(60);

@@ -65,8 +65,11 @@ void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
     }
     socket.set_option(Tcp::no_delay(true), ec);
     if (tls_ != nullptr) {
-        if (parts_.connections.full()) {
-            socket.close(ec);  // a TLS client would not understand a plain 503
+        // Closed at once: a TLS client would not understand a plain 503. The connection slot
+        // is taken once the handshake is done; with the cap full now, the handshake would most
+        // likely be wasted.
+        if (parts_.connections.refuse_handshake() || parts_.connections.full()) {
+            socket.close(ec);
         } else {
             std::make_shared<TlsSession>(std::move(socket), tls_->current(), parts_)->start();
         }

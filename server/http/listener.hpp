@@ -12,7 +12,7 @@ struct SessionParts;
 
 // Accepts connections (on the pool's first context) and starts a Session for each on the pool's
 // next context, over TLS when it has a TlsContext; one beyond the cap gets a 503 (over TLS: is
-// only closed).
+// only closed, and so is one beyond the cap of handshakes under way).
 class Listener : public std::enable_shared_from_this<Listener> {
   public:
     // Binds and listens; throws boost::system::system_error when the address cannot be had.

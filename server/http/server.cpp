@@ -33,7 +33,7 @@ Tcp::endpoint resolve(net::io_context& io, const ListenAddress& listen) {
 HttpServer::HttpServer(ServerConfig config, Router router)
     : config_(std::move(config)),
       dispatcher_(config_.rules, std::move(router)),
-      connections_(config_.limits.max_connections),
+      connections_(config_.limits.max_connections, config_.limits.max_handshakes),
       bodies_(config_.limits.max_body_bytes_in_flight),
       parts_{config_.limits, dispatcher_, connections_, bodies_},
       tls_(config_.tls ? std::make_unique<TlsContext>(*config_.tls) : nullptr),

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "http/body_budget.hpp"
 #include "http/connections.hpp"
@@ -51,9 +52,16 @@ class HttpServer {
     // and InvalidArgument says why. Nothing to do for plain HTTP.
     void reload_tls();
     bool tls() const { return tls_ != nullptr; }
+    // What is wrong with the dates of the certificate in use, if anything (TlsContext).
+    std::optional<std::string> tls_warning() const {
+        return tls_ ? tls_->date_warning() : std::nullopt;
+    }
 
     std::uint16_t port() const { return port_; }
     std::size_t connections() const { return connections_.count(); }
+    // TLS connections in their handshake, and those closed at once for their cap.
+    std::size_t handshakes() const { return connections_.handshakes(); }
+    std::uint64_t refused_handshakes() const { return connections_.refused_handshakes(); }
     const Router& router() const { return dispatcher_.router(); }
     const BodyBudget& bodies() const { return bodies_; }
 

@@ -116,7 +116,12 @@ BasicSession<Stream>::~BasicSession() {
 
 template <class Stream>
 void BasicSession<Stream>::start() {
-    id_ = parts_.connections.add(this->shared_from_this());
+    // A TLS connection takes a connection slot only when its handshake is done (handshake()).
+    if constexpr (kTls) {
+        id_ = parts_.connections.add_handshake(this->shared_from_this());
+    } else {
+        id_ = parts_.connections.add(this->shared_from_this());
+    }
     if (id_ == 0) {
         // The cap was reached between the acceptor's check and now, or the server is stopping.
         // A TLS client would not understand a plain 503: it is only closed.
@@ -145,7 +150,8 @@ void BasicSession<Stream>::stop() {
 }
 
 // The handshake has a deadline of its own, so that a client that connects and says nothing
-// (or speaks plain HTTP to the TLS port) holds no slot for long.
+// (or speaks plain HTTP to the TLS port) holds its handshake slot not for long; it holds no
+// connection slot at all.
 template <class Stream>
 void BasicSession<Stream>::handshake() {
     if constexpr (kTls) {
@@ -158,6 +164,13 @@ void BasicSession<Stream>::handshake() {
                                     if (ec) {
                                         spdlog::debug("http: TLS handshake with {} failed: {}",
                                                       self->remote_, ec.message());
+                                        return self->close();
+                                    }
+                                    if (!self->parts_.connections.admit(self->id_)) {
+                                        spdlog::debug(
+                                            "http: TLS connection from {} closed: the "
+                                            "connections' cap is reached",
+                                            self->remote_);
                                         return self->close();
                                     }
                                     self->handshaken_ = true;

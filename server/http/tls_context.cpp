@@ -2,12 +2,15 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <spdlog/spdlog.h>
 
 #include <cerrno>
 #include <cstring>
 #include <delayq/error.hpp>
 #include <fstream>
 #include <string>
+
+#include "http/certificate_dates.hpp"
 
 namespace delayq::server::http {
 namespace {
@@ -53,14 +56,31 @@ std::shared_ptr<ssl::context> load(const TlsFiles& files) {
     return context;
 }
 
+// The leaf certificate's, which is the one clients check against their clock.
+std::optional<std::string> warn_of_dates(ssl::context& context, const std::filesystem::path& cert) {
+    auto warning =
+        certificate_date_warning(SSL_CTX_get0_certificate(context.native_handle()), cert);
+    if (warning) spdlog::warn("http: {}", *warning);
+    return warning;
+}
+
 }  // namespace
 
-TlsContext::TlsContext(TlsFiles files) : files_(std::move(files)), context_(load(files_)) {}
+TlsContext::TlsContext(TlsFiles files) : files_(std::move(files)), context_(load(files_)) {
+    date_warning_ = warn_of_dates(*context_, files_.cert);
+}
 
 void TlsContext::reload() {
     auto fresh = load(files_);
+    auto warning = warn_of_dates(*fresh, files_.cert);
     std::lock_guard lock(mutex_);
     context_ = std::move(fresh);
+    date_warning_ = std::move(warning);
+}
+
+std::optional<std::string> TlsContext::date_warning() const {
+    std::lock_guard lock(mutex_);
+    return date_warning_;
 }
 
 std::shared_ptr<ssl::context> TlsContext::current() const {

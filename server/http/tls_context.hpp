@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 
 namespace delayq::server::http {
 
@@ -17,7 +19,8 @@ struct TlsFiles {
 // the one they started with, new ones get the fresh one. Thread-safe.
 class TlsContext {
   public:
-    // Loads the files; throws InvalidArgument naming the file and what is wrong with it.
+    // Loads the files; throws InvalidArgument naming the file and what is wrong with it. A
+    // certificate out of its dates is loaded all the same (see date_warning()).
     explicit TlsContext(TlsFiles files);
 
     // Re-reads the files (SIGHUP, after a certificate's renewal). On an error the old context
@@ -25,11 +28,15 @@ class TlsContext {
     void reload();
 
     std::shared_ptr<boost::asio::ssl::context> current() const;
+    // What is wrong with the current certificate's dates (expired, not yet valid, expiring
+    // soon), also logged as a warning at each load; nullopt when nothing is.
+    std::optional<std::string> date_warning() const;
 
   private:
     TlsFiles files_;
     mutable std::mutex mutex_;
     std::shared_ptr<boost::asio::ssl::context> context_;
+    std::optional<std::string> date_warning_;
 };
 
 }  // namespace delayq::server::http

@@ -69,7 +69,11 @@ http::ServerConfig server_config(const ServiceConfig& config, bool auth) {
     for (const std::string& origin : config.allowed_origins) http::check_allowed_origin(origin);
     http::ServerConfig out{
         config.listen, config.limits, {!auth, config.allowed_origins}, config.tls};
-    out.limits.max_connections = http::raise_open_file_limit(out.limits.max_connections);
+    // TLS handshakes under way hold sockets too, beside the connections' slots.
+    const std::size_t handshakes = config.tls ? out.limits.max_handshakes : 0;
+    out.limits.max_connections =
+        std::min(out.limits.max_connections,
+                 http::raise_open_file_limit(out.limits.max_connections + handshakes));
     return out;
 }
 

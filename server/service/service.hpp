@@ -65,10 +65,14 @@ class Service {
     // Re-reads the TLS files (SIGHUP); on an error the old ones stay and InvalidArgument says why.
     void reload_tls() { server_->reload_tls(); }
     bool tls() const { return server_->tls(); }
+    // The certificate in use is expired, not yet valid or expiring soon: says which and when.
+    std::optional<std::string> tls_warning() const { return server_->tls_warning(); }
     const http::BodyBudget& bodies() const { return server_->bodies(); }
 
     std::uint16_t port() const { return server_->port(); }
     std::size_t connections() const { return server_->connections(); }
+    std::size_t handshakes() const { return server_->handshakes(); }
+    std::uint64_t refused_handshakes() const { return server_->refused_handshakes(); }
     const http::Router& router() const { return server_->router(); }
     WorkerPool& pool() { return pool_; }
     LongPollHub& long_polls() { return long_polls_; }

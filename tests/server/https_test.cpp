@@ -7,13 +7,20 @@
 #include <delayq/delayq.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "cli/cli_runner.hpp"
+#include "http/tls_context.hpp"
 #include "server/support/serve_process.hpp"
 #include "server/support/service_fixture.hpp"
 #include "server/support/tls_files.hpp"
 #include "support/fixture.hpp"
 #include "support/redis_server.hpp"
+#include "support/test_certificates.hpp"
 
 namespace delayq::test {
 namespace {
@@ -22,12 +29,12 @@ using nlohmann::json;
 
 class HttpsTest : public ServiceTest {
   protected:
-    void start_tls(std::chrono::milliseconds handshake_timeout = std::chrono::seconds(10)) {
+    void start_tls(const std::function<void(server::http::HttpLimits&)>& limits = {}) {
         files_ = make_self_signed(redis().dir());
         ASSERT_FALSE(files_.cert.empty()) << "openssl could not make a certificate";
-        start([this, handshake_timeout](server::service::ServiceConfig& c) {
+        start([this, &limits](server::service::ServiceConfig& c) {
             c.tls = server::http::TlsFiles{files_.cert, files_.key};
-            c.limits.handshake_timeout = handshake_timeout;
+            if (limits) limits(c.limits);
         });
     }
     CurlResult https(const std::string& method, const std::string& target,
@@ -71,11 +78,95 @@ TEST_F(HttpsTest, PlainHttpToTheTlsPortFailsAndTheServerKeepsServing) {
 }
 
 TEST_F(HttpsTest, AClientSilentDuringTheHandshakeIsClosedAtItsTimeout) {
-    start_tls(std::chrono::milliseconds(200));
+    start_tls([](auto& l) { l.handshake_timeout = std::chrono::milliseconds(200); });
     HttpClient silent(port());
-    ASSERT_TRUE(eventually([&] { return service().connections() == 1; }));
+    ASSERT_TRUE(eventually([&] { return service().handshakes() == 1; }));
+    EXPECT_EQ(service().connections(), 0u);
     EXPECT_TRUE(silent.closed_by_server());
+    ASSERT_TRUE(eventually([&] { return service().handshakes() == 0; }));
+}
+
+// Slowloris in the handshake: clients that connect and never send a ClientHello.
+TEST_F(HttpsTest, SilentClientsInTheirHandshakeHoldNoConnectionSlot) {
+    start_tls([](auto& l) { l.max_connections = 2; });
+    std::vector<std::unique_ptr<HttpClient>> silent;
+    for (int i = 0; i < 5; ++i) silent.push_back(std::make_unique<HttpClient>(port()));
+    ASSERT_TRUE(eventually([&] { return service().handshakes() == 5; }));
+    EXPECT_EQ(service().connections(), 0u);
+
+    const CurlResult r = https("GET", "/healthz");
+    ASSERT_EQ(r.exit_code, 0) << r.body;
+    EXPECT_EQ(r.status, 200u);
+    EXPECT_EQ(service().handshakes(), 5u);  // none was closed to make room
+    EXPECT_EQ(service().refused_handshakes(), 0u);
+}
+
+TEST_F(HttpsTest, PastTheHandshakeCapANewConnectionIsClosedAtOnce) {
+    // A handshake timeout no test waits for: a close seen here is the cap's.
+    start_tls([](auto& l) {
+        l.max_handshakes = 2;
+        l.handshake_timeout = std::chrono::minutes(10);
+    });
+    HttpClient first(port());
+    HttpClient second(port());
+    ASSERT_TRUE(eventually([&] { return service().handshakes() == 2; }));
+
+    HttpClient third(port());
+    EXPECT_TRUE(third.closed_by_server());
+    EXPECT_EQ(service().refused_handshakes(), 1u);
+    EXPECT_EQ(service().handshakes(), 2u);
+
+    // The slots come back when their clients go.
+    first.close();
+    second.close();
+    ASSERT_TRUE(eventually([&] { return service().handshakes() == 0; }));
+    const CurlResult r = https("GET", "/healthz");
+    ASSERT_EQ(r.exit_code, 0) << r.body;
+    EXPECT_EQ(r.status, 200u);
+}
+
+TEST_F(HttpsTest, AHandshakeDoneWhenTheConnectionsAreAllTakenIsClosed) {
+    start_tls([](auto& l) { l.max_connections = 1; });
+    // A long-poll holds the one connection slot until a message comes.
+    auto poll = std::async(std::launch::async, [this] {
+        return https("POST", "/v1/queues/q/leases", R"({"wait": "50s"})");
+    });
+    ASSERT_TRUE(eventually([&] { return service().connections() == 1; }));
+
+    EXPECT_NE(https("GET", "/healthz").exit_code, 0);
+    EXPECT_EQ(service().connections(), 1u);
+
+    Client(redis().url()).queue("q").send("m");
+    const CurlResult polled = poll.get();
+    ASSERT_EQ(polled.exit_code, 0) << polled.body;
+    EXPECT_EQ(polled.status, 200u) << polled.body;
     ASSERT_TRUE(eventually([&] { return service().connections() == 0; }));
+    EXPECT_EQ(https("GET", "/healthz").status, 200u);
+}
+
+TEST(TlsCertificateDatesTest, ACertificateOutOfItsDatesOrExpiringSoonIsWarnedOf) {
+    const TestCertificates certs;
+    const auto warning = [](const std::string& cert, const std::string& key) {
+        return server::http::TlsContext(server::http::TlsFiles{cert, key}).date_warning();
+    };
+    const auto expired = warning(certs.expired_cert(), certs.expired_key());
+    ASSERT_TRUE(expired.has_value());
+    EXPECT_NE(expired->find(certs.expired_cert() + " expired on 2020-01-02T00:00:00Z"),
+              std::string::npos)
+        << *expired;
+    const auto early = warning(certs.not_yet_valid_cert(), certs.not_yet_valid_key());
+    ASSERT_TRUE(early.has_value());
+    EXPECT_NE(early->find(certs.not_yet_valid_cert() + " is not valid before 2090-01-01T00:00:00Z"),
+              std::string::npos)
+        << *early;
+    // Valid for two days: within the 14 days warned of.
+    const auto soon = warning(certs.server_cert(), certs.server_key());
+    ASSERT_TRUE(soon.has_value());
+    EXPECT_NE(soon->find(certs.server_cert() + " expires on "), std::string::npos) << *soon;
+    // Valid for 30 days: nothing to say.
+    const auto fresh = make_self_signed(certs.dir(), "fresh-");
+    ASSERT_FALSE(fresh.cert.empty());
+    EXPECT_EQ(warning(fresh.cert, fresh.key), std::nullopt);
 }
 
 TEST_F(HttpsTest, AnUnusableCertificateOrKeyIsRefusedNamingTheFile) {
@@ -154,6 +245,38 @@ TEST(ServeTlsProcessTest, SighupRereadsTheCertificate) {
         return err.find("TLS certificate not re-read") != std::string::npos;
     }));
     EXPECT_EQ(curl_https(p, second.cert, "GET", "/healthz").status, 200u);
+    serve.signal(SIGTERM);
+    EXPECT_EQ(serve.wait().exit_code, 0);
+}
+
+// Served all the same (an operator may be midway through a rotation), with a warning on stderr
+// naming the file and the date, at start and at each SIGHUP.
+TEST(ServeTlsProcessTest, ACertificateOutOfItsDatesIsWarnedOfAtStartAndAtReload) {
+    RedisServer redis;
+    const TestCertificates certs;
+    const std::string cert = (redis.dir() / "cert.pem").string();
+    const std::string key = (redis.dir() / "key.pem").string();
+    const auto install = [&](const std::string& from_cert, const std::string& from_key) {
+        const auto overwrite = std::filesystem::copy_options::overwrite_existing;
+        std::filesystem::copy_file(from_cert, cert, overwrite);
+        std::filesystem::copy_file(from_key, key, overwrite);
+    };
+    install(certs.expired_cert(), certs.expired_key());
+    const int port = free_port();
+    CliProcess serve({"serve", "--listen", listen_arg(port), "--redis", redis.url(),
+                      "--listen-tls-cert", cert, "--listen-tls-key", key});
+    ASSERT_TRUE(serve.await_output([&](const std::string&, const std::string& err) {
+        return err.find("warning: --listen-tls-cert: the certificate in " + cert +
+                        " expired on 2020-01-02T00:00:00Z") != std::string::npos;
+    }));
+    ASSERT_TRUE(await_listening(serve));
+
+    install(certs.not_yet_valid_cert(), certs.not_yet_valid_key());
+    serve.signal(SIGHUP);
+    ASSERT_TRUE(serve.await_output([&](const std::string&, const std::string& err) {
+        return err.find("warning: --listen-tls-cert: the certificate in " + cert +
+                        " is not valid before 2090-01-01T00:00:00Z") != std::string::npos;
+    }));
     serve.signal(SIGTERM);
     EXPECT_EQ(serve.wait().exit_code, 0);
 }

@@ -51,6 +51,8 @@ TestCertificates::TestCertificates() {
         make_signed("client", "client", valid);
         make_signed("wrong-host", "wrong_host", valid);
         make_signed("expired", "server", "-startdate 20200101000000Z -enddate 20200102000000Z");
+        make_signed("not-yet-valid", "server",
+                    "-startdate 20900101000000Z -enddate 20900102000000Z");
     } catch (...) {
         std::error_code ec;
         std::filesystem::remove_all(dir_, ec);

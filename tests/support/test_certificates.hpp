@@ -7,8 +7,9 @@ namespace delayq::test {
 
 // Certificates for TLS tests, made with the openssl tool in a temporary directory (removed by
 // the destructor): a CA; a server certificate for 127.0.0.1 and localhost; a client certificate;
-// and the bad cases: a server certificate that expired in 2020, one for another host name, and
-// a second CA that signed nothing the server has. Each file is PEM; keys are unencrypted.
+// and the bad cases: a server certificate that expired in 2020, one not valid before 2090, one
+// for another host name, and a second CA that signed nothing the server has. Each file is PEM; keys
+// are unencrypted.
 class TestCertificates {
   public:
     TestCertificates();
@@ -25,6 +26,9 @@ class TestCertificates {
     // For 127.0.0.1 and localhost, valid only during 1 January 2020.
     std::string expired_cert() const { return file("expired.crt"); }
     std::string expired_key() const { return file("expired.key"); }
+    // For 127.0.0.1 and localhost, valid only during 1 January 2090.
+    std::string not_yet_valid_cert() const { return file("not-yet-valid.crt"); }
+    std::string not_yet_valid_key() const { return file("not-yet-valid.key"); }
     // For other.example only.
     std::string wrong_host_cert() const { return file("wrong-host.crt"); }
     std::string wrong_host_key() const { return file("wrong-host.key"); }

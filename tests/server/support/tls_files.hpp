@@ -28,12 +28,13 @@ struct CertFiles {
 };
 
 // A fresh self-signed certificate for 127.0.0.1 and localhost, as cert.pem and key.pem in `dir`
-// (replacing what is there). Empty paths when openssl failed.
+// (replacing what is there), valid long enough not to be warned of as expiring soon. Empty paths
+// when openssl failed.
 inline CertFiles make_self_signed(const std::filesystem::path& dir, const std::string& stem = "") {
     const CertFiles files{(dir / (stem + "cert.pem")).string(),
                           (dir / (stem + "key.pem")).string()};
     const auto [status, said] = run_shell(
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 "
+        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 "
         "-subj /CN=localhost -addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout " +
         files.key + " -out " + files.cert);
     if (status != 0) return {};
