@@ -8,6 +8,7 @@
 #include "redis/pool.hpp"
 #include "redis/tls_context.hpp"
 #include "redis/url.hpp"
+#include "send_hub.hpp"
 
 namespace delayq::detail {
 
@@ -29,6 +30,8 @@ class ClientCore {
     const Endpoint& endpoint() const { return endpoint_; }
     // What every waiter of this client shares (made, and its threads started, on first use).
     WakeHub& wake_hub();
+    // What every queue's asynchronous sends share (its thread started on first use).
+    SendHub& send_hub() { return send_hub_; }
 
   private:
     void check_server(Connection& conn);
@@ -39,6 +42,8 @@ class ClientCore {
     ConnectionPool pool_;
     std::mutex check_mutex_;
     bool checked_ = false;
+    // After the pool: its thread uses it. Stopped after every Queue (each holds this client).
+    SendHub send_hub_{pool_};
     std::mutex hub_mutex_;
     // Last: its threads use the rest, so it stops first.
     std::unique_ptr<WakeHub> wake_hub_;

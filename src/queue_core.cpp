@@ -15,7 +15,7 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       options_(options),
       keys_(make_keys(name_)),
       send_target_{client_->pool(), keys_, name_, {options_.max_payload_bytes}},
-      coalescer_(send_target_) {}
+      coalescer_(send_target_, client_->send_hub()) {}
 
 std::vector<SendResult> QueueCore::send(Connection& conn,
                                         std::span<const send_codec::MessageRef> messages) {

@@ -1,12 +1,9 @@
 #include "send_coalescer.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
-#include <csignal>
+#include <exception>
 #include <memory>
 #include <string>
-#include <system_error>
 
 #include "delayq/error.hpp"
 #include "log.hpp"
@@ -57,12 +54,19 @@ struct SendCoalescer::AsyncEntry : Entry {
 };
 
 SendCoalescer::~SendCoalescer() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
+    std::unique_lock lock(mutex_);
+    stopping_ = true;
+    if (!flushing_) return;
+    if (flusher_->on_this_thread()) {
+        // A send_async callback (or what it captured) held the last copy of the Queue: waiting
+        // here would wait for this very thread. Unsent messages must not vanish silently.
+        log().error(
+            "queue {}: the last copy of a Queue with sends queued was destroyed on the thread "
+            "that sends them (in a send_async callback), which cannot wait for itself; aborting",
+            target_.queue);
+        std::terminate();
     }
-    flusher_cv_.notify_one();
-    if (flusher_.joinable()) flusher_.join();
+    drained_cv_.wait(lock, [&] { return !flushing_; });
 }
 
 SendResult SendCoalescer::send(std::string_view payload, const SendOptions& options) {
@@ -70,7 +74,9 @@ SendResult SendCoalescer::send(std::string_view payload, const SendOptions& opti
     me.ref = send_codec::MessageRef{payload, &options};
     std::unique_lock lock(mutex_);
     queued_.push_back(&me);
-    if (leaders_ < kMaxLeaders && !flushing_) {
+    if (flushing_) {
+        schedule();
+    } else if (leaders_ < kMaxLeaders) {
         ++leaders_;
         me.lead = true;
     }
@@ -108,21 +114,24 @@ void SendCoalescer::send_async(std::string_view payload, const SendOptions& opti
 void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
     entry->async = true;
     entry->ref = send_codec::MessageRef{entry->payload, &entry->options};
-    std::unique_lock lock(mutex_);
-    if (!flusher_.joinable()) {
-        try {
-            flusher_ = std::thread([this] { flush_loop(); });
-        } catch (const std::system_error& e) {
-            throw Error(std::string("cannot start the thread that sends asynchronously: ") +
-                        e.what());
-        }
-    }
+    std::lock_guard lock(mutex_);
+    if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.queue);
     queued_.push_back(entry.release());
-    if (!flushing_) {
-        flushing_ = true;
-        lock.unlock();
-        flusher_cv_.notify_one();
-    }
+    flushing_ = true;
+    schedule();
+}
+
+void SendCoalescer::schedule() {
+    if (scheduled_) return;
+    scheduled_ = true;
+    flusher_->schedule(*this);
+}
+
+void SendCoalescer::release_if_drained() {
+    // Not scheduled means nothing queued: whatever is queued while flushing_ schedules the line.
+    if (!flushing_ || scheduled_ || flusher_calls_ > 0) return;
+    flushing_ = false;
+    drained_cv_.notify_all();
 }
 
 SendCoalescer::Batch SendCoalescer::take_batch(std::size_t limit) {
@@ -170,8 +179,8 @@ void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
     if (!batch.empty()) {
         lock.unlock();
         {
-            SendPipeline call(target_);
-            call.start(batch);
+            SendPipeline call(target_.pool);
+            call.start(target_, batch);
             call.finish();
         }
         answer(batch, lock);
@@ -194,51 +203,35 @@ void SendCoalescer::fail_queued(const std::exception_ptr& error,
     }
 }
 
-void SendCoalescer::flush_loop() {
-    // A write to a connection the server has closed raises SIGPIPE, which would end the whole
-    // process. Blocked in this thread, it stays pending here and the write fails with EPIPE.
-    sigset_t pipe_signal;
-    sigemptyset(&pipe_signal);
-    sigaddset(&pipe_signal, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
-
-    SendPipeline pipe(target_);
-    std::unique_lock lock(mutex_);
-    for (;;) {
-        while (!pipe.full() && !queued_.empty()) {
-            // Nothing in flight: half of what is queued, and the rest as a second call right
-            // behind it. Redis then runs the second while this thread answers the first and
-            // their senders queue more, rather than idling through all of that.
-            std::size_t limit = kMaxBatch;
-            if (pipe.empty() && queued_.size() >= kMinSplit) {
-                limit = std::min(kMaxBatch, (queued_.size() + 1) / 2);
-            }
-            Batch batch = take_batch(limit);
-            lock.unlock();
-            pipe.start(std::move(batch));
-            lock.lock();
-        }
-        if (pipe.empty()) {
-            // Nothing queued either: blocked callers lead their own calls again.
-            flushing_ = false;
-            lock.unlock();
-            pipe.release();
-            lock.lock();
-            if (stopping_ && queued_.empty()) return;
-            flusher_cv_.wait(lock, [&] { return flushing_ || stopping_; });
-            continue;
-        }
-        lock.unlock();
-        SendPipeline::Finished done = pipe.finish();
-        answer(done.slots, lock);
-        if (done.failure && stopping_ && !queued_.empty()) {
-            // Closing: Redis failed a call, so it would most likely fail the rest too, each after
-            // its own timeout. The same failure answers them now.
-            log().warn("queue {}: closing with asynchronous sends unsent; they fail",
-                       target_.queue);
-            fail_queued(done.failure, lock);
-        }
+SendFlusher::Line::Taken SendCoalescer::take(bool idle) noexcept {
+    std::lock_guard lock(mutex_);
+    // Nothing in flight: half of what is queued, and the rest as a second call right behind
+    // it. Redis then runs the second while the flusher answers the first and their senders
+    // queue more, rather than idling through all of that.
+    std::size_t limit = kMaxBatch;
+    if (idle && queued_.size() >= kMinSplit) limit = std::min(kMaxBatch, (queued_.size() + 1) / 2);
+    Taken taken;
+    taken.slots = take_batch(limit);
+    if (!taken.slots.empty()) ++flusher_calls_;
+    taken.more = !queued_.empty();
+    if (!taken.more) {
+        scheduled_ = false;
+        release_if_drained();
     }
+    return taken;
+}
+
+void SendCoalescer::finished(SendPipeline::Finished done) noexcept {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    answer(done.slots, lock);
+    --flusher_calls_;
+    if (done.failure && stopping_ && !queued_.empty()) {
+        // Closing: Redis failed a call, so it would most likely fail the rest too, each after
+        // its own timeout. The same failure answers them now.
+        log().warn("queue {}: closing with asynchronous sends unsent; they fail", target_.queue);
+        fail_queued(done.failure, lock);
+    }
+    release_if_drained();
 }
 
 }  // namespace delayq::detail

@@ -33,8 +33,9 @@ bool SendPipeline::full() const {
     return calls_.back().may_be_refused || calls_.front().reply.has_value();
 }
 
-void SendPipeline::start(std::vector<SendSlot*> slots) {
+void SendPipeline::start(const SendTarget& target, std::vector<SendSlot*> slots) {
     Call call;
+    call.target = &target;
     call.slots = std::move(slots);
     call.refs.reserve(call.slots.size());
     for (SendSlot* s : call.slots) {
@@ -46,9 +47,9 @@ void SendPipeline::start(std::vector<SendSlot*> slots) {
             conn_.reset();
             conn_failed_ = false;
         }
-        if (!conn_) conn_.emplace(target_.pool.acquire());
-        call.call = send_codec::encode(call.refs, target_.defaults);
-        append_script(**conn_, scripts::kSend, target_.keys, call.call.args);
+        if (!conn_) conn_.emplace(pool_.acquire());
+        call.call = send_codec::encode(call.refs, target.defaults);
+        append_script(**conn_, scripts::kSend, target.keys, call.call.args);
         (**conn_).flush();
     } catch (...) {
         call.error = std::current_exception();
@@ -95,7 +96,7 @@ std::exception_ptr SendPipeline::answer(Call& call) {
     if (!failure) {
         try {
             try {
-                Reply r = script_reply(**conn_, scripts::kSend, target_.keys, call.call.args,
+                Reply r = script_reply(**conn_, scripts::kSend, call.target->keys, call.call.args,
                                        std::move(*call.reply));
                 auto results = send_codec::decode(r, call.refs, call.call);
                 for (std::size_t i = 0; i < call.slots.size(); ++i) {
@@ -107,7 +108,7 @@ std::exception_ptr SendPipeline::answer(Call& call) {
                 if (call.slots.size() == 1) throw;
                 for (SendSlot* s : call.slots) {
                     try {
-                        s->result = send_now(**conn_, target_, std::span(&s->ref, 1)).front();
+                        s->result = send_now(**conn_, *call.target, std::span(&s->ref, 1)).front();
                     } catch (const InvalidArgument&) {
                         s->error = std::current_exception();
                     }

@@ -22,19 +22,21 @@ struct SendSlot {
 
 // Send calls pipelined on one pooled connection: up to kDepth in flight, finished in the order
 // they were started. Redis runs one connection's commands in the order they arrive, so calls
-// started in order also run in order. Not thread-safe: one thread drives it.
+// started in order also run in order, whatever queue each is for. Not thread-safe: one thread
+// drives it.
 class SendPipeline {
   public:
     static constexpr std::size_t kDepth = 2;
 
-    explicit SendPipeline(const SendTarget& target) : target_(target) {}
+    explicit SendPipeline(ConnectionPool& pool) : pool_(pool) {}
 
     bool full() const;
     bool empty() const { return calls_.empty(); }
 
-    // Starts a call for 1..kMaxBatch messages. Never throws: failing to connect or to write is
-    // the call's answer, given by finish().
-    void start(std::vector<SendSlot*> slots);
+    // Starts a call for 1..kMaxBatch messages of `target`'s queue; `target` must outlive the
+    // call's finish(). Never throws: failing to connect or to write is the call's answer, given
+    // by finish().
+    void start(const SendTarget& target, std::vector<SendSlot*> slots);
 
     struct Finished {
         std::vector<SendSlot*> slots;  // each with its result or error set
@@ -50,6 +52,7 @@ class SendPipeline {
 
   private:
     struct Call {
+        const SendTarget* target = nullptr;
         std::vector<SendSlot*> slots;
         std::vector<send_codec::MessageRef> refs;
         send_codec::Call call;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
@@ -62,7 +65,7 @@ class SendPipeline {
     // Sets each message's result or error; returns the failure of the call as a whole, if any.
     std::exception_ptr answer(Call& call);
 
-    const SendTarget& target_;
+    ConnectionPool& pool_;
     std::optional<ConnectionPool::Lease> conn_;
     std::deque<Call> calls_;
     bool conn_failed_ = false;  // an I/O error broke conn_: replace it once no call is on it

@@ -36,8 +36,9 @@ class Queue {
     // OutOfMemoryError, ServerError, or InvalidArgument from the script's own checks).
     // Order: the messages sent through one Queue (copies of a Queue from Client::queue() share
     // one line, send() callers included) go to Redis in the order they were queued, so one
-    // thread's messages keep its order. They share script calls with other sends; a thread of
-    // the Queue's own, started by the first send_async, makes the calls (docs/design.md).
+    // thread's messages keep its order. They share script calls with other sends; the Client's
+    // sending thread, one for all its queues and started by its first send_async, makes the
+    // calls, the queues with sends queued taking turns (docs/design.md).
     // Closing: the destructor of the last copy of the Queue waits until every queued message
     // has been sent and answered; should a call fail then, the same error answers every
     // message still queued, so closing takes about one timeout, not one per batch. Every
@@ -45,8 +46,11 @@ class Queue {
     // connections it needs.
     std::future<SendResult> send_async(std::string_view payload, const SendOptions& options = {});
     // The same, answered through `done` instead of a future, for event loops that cannot block
-    // on one. `done` runs on the Queue's sending thread, once per message: it must be quick and
-    // must not send through this Queue and wait; an exception it throws is logged and dropped.
+    // on one. `done` runs on the Client's sending thread, once per message: it must be quick (it
+    // holds up the sends of every queue of the Client), must not send through the Client and
+    // wait, and must not destroy the last copy of a Queue that has sends queued, which would
+    // wait for the thread it runs on (detected: logged, then abort). An exception it throws is
+    // logged and dropped.
     void send_async(std::string_view payload, const SendOptions& options, SendCallback done);
     // Up to 1000 messages in one round trip and one atomic script: all are stored or (on bad
     // input or a Redis error) none is. An empty batch sends nothing and returns no results.

@@ -13,9 +13,9 @@ namespace delayq::server::service {
 
 // One Queue handle per queue name for the whole service. Each Client::queue() call makes a
 // handle with its own send line, so a handle per request would leave concurrent single sends
-// one script call each; sharing one lets them share calls (the library's group commit) and
-// keeps its sending thread alive between requests. Bounded: past `capacity` names the least
-// recently used handle is dropped (a request still using it keeps its own copy).
+// one script call each; sharing one lets them share calls (the library's group commit). The
+// lines of all handles are sent by the Client's one sending thread. Bounded: past `capacity` names
+// the least recently used handle is dropped (a request still using it keeps its own copy).
 class QueueHandles {
   public:
     QueueHandles(Client client, std::size_t capacity);

@@ -7,6 +7,8 @@
 #include <spdlog/spdlog.h>
 
 #include <delayq/delayq.hpp>
+#include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -26,6 +28,24 @@ std::string head(const std::string& request_line, const std::vector<std::string>
 }
 
 class HttpHostileTest : public ServiceTest {};
+
+std::size_t process_threads() {
+    const std::filesystem::directory_iterator tasks("/proc/self/task");
+    return static_cast<std::size_t>(std::distance(begin(tasks), end(tasks)));
+}
+
+// Each queue name sent to kept a sending thread (its cached Queue handle's own), up to the
+// 1024 handles cached: now the names share the client's one.
+TEST_F(HttpHostileTest, SingleSendsToManyQueueNamesCostNoThreadEach) {
+    start();
+    ASSERT_EQ(http().post("/v1/queues/warm-up/messages", {{"payload", "m"}}).status, 201u);
+    const std::size_t threads = process_threads();
+    for (int i = 0; i < 300; ++i) {
+        const std::string target = "/v1/queues/q" + std::to_string(i) + "/messages";
+        ASSERT_EQ(http().post(target, {{"payload", "m"}}).status, 201u);
+    }
+    EXPECT_EQ(process_threads(), threads);
+}
 
 TEST_F(HttpHostileTest, AnUnauthenticatedBodyIsRefusedOnItsHeadBeforeItIsSent) {
     add_token("producer", "send", "*");
