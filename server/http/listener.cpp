@@ -8,6 +8,7 @@
 
 #include "http/connections.hpp"
 #include "http/io_pool.hpp"
+#include "http/refusal.hpp"
 #include "http/session.hpp"
 #include "http/tls_context.hpp"
 

@@ -19,6 +19,7 @@
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
 #include "http/dispatcher.hpp"
+#include "http/refusal.hpp"
 #include "http/response_head.hpp"
 
 namespace delayq::server::http {
@@ -423,52 +424,6 @@ void BasicSession<Stream>::on_write(beast::error_code ec, bool close_after) {
     read_head();
 }
 
-namespace {
-
-// Closing a socket with unread input resets the connection, and the client may lose the answer
-// before reading it (a 413 sent while the body still arrives). So: end our side, read and drop
-// what the client still sends until it closes too or a short while passes, then close.
-constexpr auto kLinger = std::chrono::seconds(2);
-
-// Owned only by its pending read, so that it goes with the I/O context if the server stops.
-class Drain : public std::enable_shared_from_this<Drain> {
-  public:
-    explicit Drain(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {}
-
-    void start() {
-        beast::error_code ec;
-        stream_->socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
-        stream_->expires_after(kLinger);
-        read();
-    }
-
-  private:
-    void read() {
-        stream_->async_read_some(net::buffer(sink_),
-                                 [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                                     if (ec) return self->stream_->close();
-                                     self->read();
-                                 });
-    }
-
-    std::shared_ptr<beast::tcp_stream> stream_;
-    std::array<char, 4096> sink_{};
-};
-
-void drain_then_close(std::shared_ptr<beast::tcp_stream> stream) {
-    std::make_shared<Drain>(std::move(stream))->start();
-}
-
-// A connection beyond the cap: a fixed 503, then closed.
-struct Refusal {
-    explicit Refusal(net::ip::tcp::socket socket)
-        : stream(std::make_shared<beast::tcp_stream>(std::move(socket))) {}
-    std::shared_ptr<beast::tcp_stream> stream;
-    std::string text;
-};
-
-}  // namespace
-
 template <class Stream>
 void BasicSession<Stream>::close() {
     if (drain_on_close_) {
@@ -492,22 +447,6 @@ void BasicSession<Stream>::close() {
         stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
         stream_.close();
     }
-}
-
-void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
-    auto refusal = std::make_shared<Refusal>(std::move(socket));
-    const Problem problem{503, "too_many_connections",
-                          "the server holds as many connections as it takes; try again"};
-    const std::string body = problem.json();
-    refusal->text =
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: "
-        "application/problem+json\r\nRetry-After: 1\r\nConnection: close\r\n"
-        "Content-Length: " +
-        std::to_string(body.size()) + "\r\n\r\n" + body;
-    refusal->stream->expires_after(limits.write_timeout);
-    net::async_write(
-        *refusal->stream, net::buffer(refusal->text),
-        [refusal](beast::error_code, std::size_t) { drain_then_close(refusal->stream); });
 }
 
 template class BasicSession<beast::tcp_stream>;

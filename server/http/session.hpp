@@ -120,7 +120,4 @@ class BasicSession final : public Session,
 using PlainSession = BasicSession<boost::beast::tcp_stream>;
 using TlsSession = BasicSession<boost::beast::ssl_stream<boost::beast::tcp_stream>>;
 
-// Answers 503 to a connection beyond the cap, then closes it.
-void refuse_connection(boost::asio::ip::tcp::socket socket, const HttpLimits& limits);
-
 }  // namespace delayq::server::http

@@ -1,0 +1,70 @@
+#include "http/refusal.hpp"
+
+#include <array>
+#include <boost/asio/write.hpp>
+#include <string>
+
+#include "api/problem.hpp"
+#include "http/message.hpp"
+#include "http/response_head.hpp"
+
+namespace delayq::server::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace net = boost::asio;
+
+constexpr auto kLinger = std::chrono::seconds(2);
+
+// Owned only by its pending read, so that it goes with the I/O context if the server stops.
+class Drain : public std::enable_shared_from_this<Drain> {
+  public:
+    explicit Drain(std::shared_ptr<beast::tcp_stream> stream) : stream_(std::move(stream)) {}
+
+    void start() {
+        beast::error_code ec;
+        stream_->socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+        stream_->expires_after(kLinger);
+        read();
+    }
+
+  private:
+    void read() {
+        stream_->async_read_some(net::buffer(sink_),
+                                 [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                                     if (ec) return self->stream_->close();
+                                     self->read();
+                                 });
+    }
+
+    std::shared_ptr<beast::tcp_stream> stream_;
+    std::array<char, 4096> sink_{};
+};
+
+// A connection beyond the cap: a fixed 503, then closed.
+struct Refusal {
+    explicit Refusal(net::ip::tcp::socket socket)
+        : stream(std::make_shared<beast::tcp_stream>(std::move(socket))) {}
+    std::shared_ptr<beast::tcp_stream> stream;
+    std::string text;
+};
+
+}  // namespace
+
+void drain_then_close(std::shared_ptr<beast::tcp_stream> stream) {
+    std::make_shared<Drain>(std::move(stream))->start();
+}
+
+void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
+    auto refusal = std::make_shared<Refusal>(std::move(socket));
+    HttpResponse r =
+        problem_response({503, "too_many_connections",
+                          "the server holds as many connections as it takes; try again"});
+    refusal->text = response_head(r, false) + r.body;
+    refusal->stream->expires_after(limits.write_timeout);
+    net::async_write(
+        *refusal->stream, net::buffer(refusal->text),
+        [refusal](beast::error_code, std::size_t) { drain_then_close(refusal->stream); });
+}
+
+}  // namespace delayq::server::http
