@@ -79,6 +79,9 @@ TEST_F(RolesTest, LeaseRoundTripsThroughItsString) {
     // A lease rebuilt from its string is as good as the delivery's own.
     EXPECT_EQ(leases(q).ack(*back).status, LeaseStatus::kAcked);
     EXPECT_EQ(leases(q).ack(d.lease()).status, LeaseStatus::kLost);
+    EXPECT_EQ(Lease("m", 0xabc).to_string(), "00000000000abcm");
+    EXPECT_EQ(Lease("m", (std::uint64_t{1} << 56U) - 1).to_string(), "ffffffffffffffm");
+    EXPECT_EQ(Lease("m", std::uint64_t{1} << 56U).to_string(), "") << "past 14 digits: no lease";
     for (const char* bad : {"", "abc", "00000000000000x", "0000000000000zid", "00000000000000id",
                             "0000000000000aid{x}",
                             "0000000000000A"
