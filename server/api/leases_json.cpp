@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <delayq/error.hpp>
+#include <optional>
 #include <string>
 
 #include "api/json_fields.hpp"
@@ -13,37 +14,46 @@ namespace {
 
 using nlohmann::json;
 
-// The lease string of a field, or a 400 naming it: a check that needs no key.
-const std::string& lease_text(const json& value, const std::string& name) {
-    if (!value.is_string() || !auth::LeaseSeal::is_lease(value.get_ref<const std::string&>())) {
-        throw InvalidArgument(name + " is not a lease (the string a delivery's \"lease\" holds)");
+// A lease field taken apart: the text it holds and the lease in it, or a 400 naming the field
+// (`name` is called only then). A check that needs no key.
+struct LeaseField {
+    const std::string* text;
+    auth::LeaseSeal::Unsealed unsealed;  // views into *text
+};
+
+template <class Name>
+LeaseField lease_field(const json& value, const Name& name) {
+    if (value.is_string()) {
+        const auto& text = value.get_ref<const std::string&>();
+        if (auto unsealed = auth::LeaseSeal::unseal(text)) return {&text, std::move(*unsealed)};
     }
-    return value.get_ref<const std::string&>();
+    throw InvalidArgument(name() + " is not a lease (the string a delivery's \"lease\" holds)");
 }
 
-LeaseArg open_lease(const std::string& text, const LeaseOpener& opener) {
-    auto opened = opener.seal().open(opener.queue, text);
-    if (!opened || !opened->authentic) return {text, std::nullopt};
-    return {text, std::move(opened->lease)};
+LeaseArg open_lease(LeaseField field, const LeaseOpener& opener) {
+    if (!opener.seal().authentic(opener.queue, field.unsealed)) return {*field.text, std::nullopt};
+    return {*field.text, std::move(field.unsealed.lease)};
 }
 
 // The list of lease strings, each checked (a 400 naming the first bad one); opened later, once
 // the whole body is good.
-const json& leases_field(const json& value) {
+std::vector<LeaseField> leases_field(const json& value) {
     if (!value.is_array() || value.empty() || value.size() > kMaxLeasesPerRequest) {
         throw InvalidArgument("leases must be a list of 1 to " +
                               std::to_string(kMaxLeasesPerRequest) + " leases");
     }
+    std::vector<LeaseField> out;
+    out.reserve(value.size());
     for (std::size_t i = 0; i < value.size(); ++i) {
-        lease_text(value[i], "leases[" + std::to_string(i) + "]");
+        out.push_back(lease_field(value[i], [i] { return "leases[" + std::to_string(i) + "]"; }));
     }
-    return value;
+    return out;
 }
 
-std::vector<LeaseArg> open_leases(const json& list, const LeaseOpener& opener) {
+std::vector<LeaseArg> open_leases(std::vector<LeaseField> fields, const LeaseOpener& opener) {
     std::vector<LeaseArg> out;
-    out.reserve(list.size());
-    for (const json& v : list) out.push_back(open_lease(v.get_ref<const std::string&>(), opener));
+    out.reserve(fields.size());
+    for (LeaseField& f : fields) out.push_back(open_lease(std::move(f), opener));
     return out;
 }
 
@@ -85,33 +95,36 @@ LeaseRequest parse_lease_request(const json& body) {
 }
 
 std::string deliveries_text(std::span<const Delivery> deliveries, const auth::LeaseSeal& seal) {
+    std::string lease;  // one buffer for every sealed lease
     // A delivery of a 16-byte payload takes about 220 bytes.
     return json_list_text("deliveries", deliveries.size(), 256,
                           [&](std::string& out, std::size_t i) {
                               const Delivery& d = deliveries[i];
-                              append_delivery(out, d, seal.seal(d.queue(), d.lease()));
+                              lease.clear();
+                              seal.append_sealed(lease, d.queue(), d.lease());
+                              append_delivery(out, d, lease);
                           });
 }
 
 std::vector<LeaseArg> parse_lease_list(const json& body, const LeaseOpener& opener) {
     require_object(body, "a body of leases");
-    const json* leases = nullptr;
+    std::optional<std::vector<LeaseField>> leases;
     for (const auto& [key, v] : body.items()) {
         if (key != "leases") unknown_field(key);
-        leases = &leases_field(v);
+        leases = leases_field(v);
     }
-    if (leases == nullptr) throw InvalidArgument("the body needs \"leases\": [...]");
-    return open_leases(*leases, opener);
+    if (!leases) throw InvalidArgument("the body needs \"leases\": [...]");
+    return open_leases(std::move(*leases), opener);
 }
 
 ExtendRequest parse_extend(const json& body, const LeaseOpener& opener) {
     require_object(body, "an extend request");
     ExtendRequest r;
-    const json* leases = nullptr;
+    std::optional<std::vector<LeaseField>> leases;
     bool has_visibility = false;
     for (const auto& [key, v] : body.items()) {
         if (key == "leases") {
-            leases = &leases_field(v);
+            leases = leases_field(v);
         } else if (key == "visibility") {
             r.visibility = duration_field(v, "visibility");
             if (r.visibility.count() < 1) throw InvalidArgument("visibility must be at least 1ms");
@@ -120,9 +133,9 @@ ExtendRequest parse_extend(const json& body, const LeaseOpener& opener) {
             unknown_field(key);
         }
     }
-    if (leases == nullptr) throw InvalidArgument("an extend request needs \"leases\": [...]");
+    if (!leases) throw InvalidArgument("an extend request needs \"leases\": [...]");
     if (!has_visibility) throw InvalidArgument("an extend request needs \"visibility\"");
-    r.leases = open_leases(*leases, opener);
+    r.leases = open_leases(std::move(*leases), opener);
     return r;
 }
 
@@ -146,12 +159,10 @@ std::string lease_results_text(std::span<const LeaseArg> leases,
 NackRequest parse_nack(const json& body, const LeaseOpener& opener) {
     require_object(body, "a nack");
     NackRequest r;
-    std::string text;
-    bool has_lease = false;
+    std::optional<LeaseField> lease;
     for (const auto& [key, v] : body.items()) {
         if (key == "lease") {
-            text = lease_text(v, "lease");
-            has_lease = true;
+            lease = lease_field(v, [] { return std::string("lease"); });
         } else if (key == "delay") {
             r.nack.delay = duration_field(v, "delay");
         } else if (key == "error") {
@@ -160,28 +171,26 @@ NackRequest parse_nack(const json& body, const LeaseOpener& opener) {
             unknown_field(key);
         }
     }
-    if (!has_lease) throw InvalidArgument("a nack needs \"lease\"");
-    r.lease = open_lease(text, opener);
+    if (!lease) throw InvalidArgument("a nack needs \"lease\"");
+    r.lease = open_lease(std::move(*lease), opener);
     return r;
 }
 
 RejectRequest parse_reject(const json& body, const LeaseOpener& opener) {
     require_object(body, "a reject");
     RejectRequest r;
-    std::string text;
-    bool has_lease = false;
+    std::optional<LeaseField> lease;
     for (const auto& [key, v] : body.items()) {
         if (key == "lease") {
-            text = lease_text(v, "lease");
-            has_lease = true;
+            lease = lease_field(v, [] { return std::string("lease"); });
         } else if (key == "error") {
             r.reject.error = string_field(v, "error");
         } else {
             unknown_field(key);
         }
     }
-    if (!has_lease) throw InvalidArgument("a reject needs \"lease\"");
-    r.lease = open_lease(text, opener);
+    if (!lease) throw InvalidArgument("a reject needs \"lease\"");
+    r.lease = open_lease(std::move(*lease), opener);
     return r;
 }
 

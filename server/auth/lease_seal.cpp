@@ -1,159 +1,167 @@
 #include "auth/lease_seal.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/params.h>
 
 #include <algorithm>
-#include <array>
+#include <atomic>
 #include <delayq/error.hpp>
 
 namespace delayq::server::auth {
-// Named, not anonymous: LeaseSeal::Keyed holds these.
-namespace seal_detail {
-
-struct CtxFree {
-    void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
-};
-using Ctx = std::unique_ptr<EVP_MD_CTX, CtxFree>;
-
-Ctx new_ctx() {
-    Ctx ctx(EVP_MD_CTX_new());
-    if (!ctx) throw std::bad_alloc();
-    return ctx;
-}
-
-}  // namespace seal_detail
-
 namespace {
 
-using seal_detail::Ctx;
-using seal_detail::new_ctx;
-
-constexpr std::size_t kBlock = 64;     // SHA-256's block
-constexpr std::size_t kDigest = 32;    // and digest
 constexpr std::size_t kMacBytes = 16;  // 128 bits: guessing one is hopeless
 constexpr std::size_t kMacChars = 22;  // base64url of 16 bytes, unpadded
 constexpr char kSeparator = '.';
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+// Names the derived key's purpose, so that the shared secret keyed for anything else one day
+// gives another key.
+constexpr std::string_view kKeyLabel = "delayq lease seal: SipHash-2-4-128 key";
 
-void check(int ok) {
-    if (ok != 1) throw Error("lease seal: OpenSSL's SHA-256 failed");
+constexpr std::array<bool, 256> alphabet_table() {
+    std::array<bool, 256> table{};
+    for (const char c : kAlphabet) table[static_cast<unsigned char>(c)] = true;
+    return table;
+}
+constexpr std::array<bool, 256> kInAlphabet = alphabet_table();
+
+bool all_in_alphabet(std::string_view text) {
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return kInAlphabet[static_cast<unsigned char>(c)]; });
 }
 
-// One context a thread, reused: a MAC costs two context copies and four digest calls.
-EVP_MD_CTX* work_ctx() {
-    thread_local const Ctx ctx = new_ctx();
-    return ctx.get();
+void check(int ok, const char* what) {
+    if (ok != 1) throw Error(std::string("lease seal: OpenSSL's ") + what + " failed");
 }
 
-std::string base64url(const std::array<unsigned char, kMacBytes>& bytes) {
-    std::string out;
-    out.reserve(kMacChars);
-    std::uint32_t acc = 0;
-    int bits = 0;
-    for (const unsigned char b : bytes) {
-        acc = (acc << 8U) | b;
-        bits += 8;
-        while (bits >= 6) {
-            bits -= 6;
-            out.push_back(kAlphabet[(acc >> static_cast<unsigned>(bits)) & 0x3fU]);
-        }
+EVP_MAC* siphash() {
+    static EVP_MAC* const mac = EVP_MAC_fetch(nullptr, "SIPHASH", nullptr);
+    if (mac == nullptr) throw Error("lease seal: OpenSSL has no SipHash");
+    return mac;
+}
+
+// SipHash-2-4 with a 128-bit output: a PRF made for short inputs, four times faster here than
+// HMAC-SHA256 (0.3 against 1.1 µs a lease; the lease + ack figure pays two a message). Each
+// thread keeps one context, keyed for the last seal it served; keying again is needed only when
+// another seal comes along (tests; the service has one).
+class ThreadMac {
+  public:
+    ThreadMac() : ctx_(EVP_MAC_CTX_new(siphash())) {
+        if (ctx_ == nullptr) throw std::bad_alloc();
     }
-    if (bits > 0) out.push_back(kAlphabet[(acc << static_cast<unsigned>(6 - bits)) & 0x3fU]);
-    return out;
-}
+    ~ThreadMac() { EVP_MAC_CTX_free(ctx_); }
+    ThreadMac(const ThreadMac&) = delete;
+    ThreadMac& operator=(const ThreadMac&) = delete;
+
+    EVP_MAC_CTX* start(std::uint64_t owner, const std::array<unsigned char, kMacBytes>& key) {
+        if (owner == owner_) {
+            // Without a key, SipHash starts again from the key set last.
+            check(EVP_MAC_init(ctx_, nullptr, 0, nullptr), "SipHash");
+            return ctx_;
+        }
+        owner_ = 0;
+        std::size_t size = kMacBytes;
+        const OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &size),
+                                     OSSL_PARAM_construct_end()};
+        check(EVP_MAC_init(ctx_, key.data(), key.size(), params), "SipHash");
+        owner_ = owner;
+        return ctx_;
+    }
+
+  private:
+    EVP_MAC_CTX* ctx_;
+    std::uint64_t owner_ = 0;
+};
+
+std::atomic<std::uint64_t> next_id{1};
 
 }  // namespace
 
-// HMAC (RFC 2104) with the key's two padded blocks hashed once, here, rather than per lease.
-struct LeaseSeal::Keyed {
-    Ctx inner = new_ctx();
-    Ctx outer = new_ctx();
-
-    std::array<unsigned char, kMacBytes> mac(std::string_view queue, std::string_view lease) const {
-        EVP_MD_CTX* w = work_ctx();
-        std::array<unsigned char, kDigest> inner_hash{};
-        std::array<unsigned char, kDigest> full{};
-        // The queue name cannot hold a NUL, so the NUL separates the two unambiguously.
-        constexpr char kNul = '\0';
-        check(EVP_MD_CTX_copy_ex(w, inner.get()));
-        check(EVP_DigestUpdate(w, queue.data(), queue.size()));
-        check(EVP_DigestUpdate(w, &kNul, 1));
-        check(EVP_DigestUpdate(w, lease.data(), lease.size()));
-        check(EVP_DigestFinal_ex(w, inner_hash.data(), nullptr));
-        check(EVP_MD_CTX_copy_ex(w, outer.get()));
-        check(EVP_DigestUpdate(w, inner_hash.data(), inner_hash.size()));
-        check(EVP_DigestFinal_ex(w, full.data(), nullptr));
-        std::array<unsigned char, kMacBytes> out{};
-        std::copy_n(full.begin(), kMacBytes, out.begin());
-        return out;
-    }
-};
-
-LeaseSeal::LeaseSeal(std::string_view key) : keyed_(std::make_unique<Keyed>()) {
+LeaseSeal::LeaseSeal(std::string_view key) : id_(next_id.fetch_add(1)) {
     if (key.size() < kMacBytes) {
         throw InvalidArgument("a lease key needs at least " + std::to_string(kMacBytes) +
                               " bytes, not " + std::to_string(key.size()));
     }
-    std::array<unsigned char, kBlock> block{};
-    if (key.size() > kBlock) {
-        unsigned int size = 0;
-        check(EVP_Digest(key.data(), key.size(), block.data(), &size, EVP_sha256(), nullptr));
-    } else {
-        std::copy(key.begin(), key.end(), block.begin());
+    std::array<unsigned char, 32> derived{};
+    std::size_t size = 0;
+    const auto* label = reinterpret_cast<const unsigned char*>(kKeyLabel.data());
+    if (EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, key.data(), key.size(), label,
+                  kKeyLabel.size(), derived.data(), derived.size(), &size) == nullptr) {
+        throw Error("lease seal: OpenSSL's HMAC-SHA256 failed");
     }
-    std::array<unsigned char, kBlock> pad{};
-    const auto start = [&](EVP_MD_CTX* ctx, unsigned char with) {
-        for (std::size_t i = 0; i < kBlock; ++i) pad[i] = block[i] ^ with;
-        check(EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr));
-        check(EVP_DigestUpdate(ctx, pad.data(), pad.size()));
-    };
-    start(keyed_->inner.get(), 0x36);
-    start(keyed_->outer.get(), 0x5c);
-    OPENSSL_cleanse(block.data(), block.size());
-    OPENSSL_cleanse(pad.data(), pad.size());
+    std::copy_n(derived.begin(), key_.size(), key_.begin());
+    OPENSSL_cleanse(derived.data(), derived.size());
 }
 
-LeaseSeal::~LeaseSeal() = default;
+LeaseSeal::~LeaseSeal() { OPENSSL_cleanse(key_.data(), key_.size()); }
 
-std::string LeaseSeal::seal(std::string_view queue, const Lease& lease) const {
-    std::string out = lease.to_string();
-    const std::string mac = base64url(keyed_->mac(queue, out));
-    out.reserve(out.size() + 1 + kMacChars);
-    out.push_back(kSeparator);
-    out.append(mac);
+LeaseSeal::Mac LeaseSeal::mac(std::string_view queue, std::string_view raw) const {
+    thread_local ThreadMac thread_mac;
+    EVP_MAC_CTX* ctx = thread_mac.start(id_, key_);
+    // The queue name cannot hold a NUL, so the NUL separates the two unambiguously.
+    constexpr unsigned char kNul = 0;
+    check(EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(queue.data()), queue.size()),
+          "SipHash");
+    check(EVP_MAC_update(ctx, &kNul, 1), "SipHash");
+    check(EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(raw.data()), raw.size()),
+          "SipHash");
+    std::array<unsigned char, kMacBytes> bytes{};
+    std::size_t size = 0;
+    check(EVP_MAC_final(ctx, bytes.data(), &size, bytes.size()), "SipHash");
+
+    // base64url, unpadded: 16 bytes are five groups of three and one byte left over.
+    Mac out{};
+    std::size_t o = 0;
+    std::size_t i = 0;
+    for (; i + 3 <= bytes.size(); i += 3) {
+        const std::uint32_t v =
+            (std::uint32_t{bytes[i]} << 16U) | (std::uint32_t{bytes[i + 1]} << 8U) | bytes[i + 2];
+        for (unsigned shift : {18U, 12U, 6U, 0U}) out[o++] = kAlphabet[(v >> shift) & 0x3fU];
+    }
+    out[o++] = kAlphabet[bytes[i] >> 2U];
+    out[o] = kAlphabet[(bytes[i] & 0x3U) << 4U];
     return out;
 }
 
-namespace {
-
-// The library's lease in `text`: all of it, or what comes before ".<MAC>".
-std::string_view raw_lease(std::string_view text, bool& sealed) {
-    sealed =
-        text.size() > kMacChars + 1 && text[text.size() - kMacChars - 1] == kSeparator &&
-        text.substr(text.size() - kMacChars).find_first_not_of(kAlphabet) == std::string_view::npos;
-    return sealed ? text.substr(0, text.size() - kMacChars - 1) : text;
+void LeaseSeal::append_sealed(std::string& out, std::string_view queue, const Lease& lease) const {
+    const std::size_t start = out.size();
+    out.append(lease.to_string());
+    const Mac m = mac(queue, std::string_view(out).substr(start));
+    out.push_back(kSeparator);
+    out.append(m.data(), m.size());
 }
 
-}  // namespace
+std::string LeaseSeal::seal(std::string_view queue, const Lease& lease) const {
+    std::string out;
+    append_sealed(out, queue, lease);
+    return out;
+}
 
-bool LeaseSeal::is_lease(std::string_view text) {
-    bool sealed = false;
-    return Lease::parse(raw_lease(text, sealed)).has_value();
+std::optional<LeaseSeal::Unsealed> LeaseSeal::unseal(std::string_view text) {
+    const bool sealed = text.size() > kMacChars + 1 &&
+                        text[text.size() - kMacChars - 1] == kSeparator &&
+                        all_in_alphabet(text.substr(text.size() - kMacChars));
+    const std::string_view raw = sealed ? text.substr(0, text.size() - kMacChars - 1) : text;
+    std::optional<Lease> lease = Lease::parse(raw);
+    if (!lease) return std::nullopt;
+    return Unsealed{std::move(*lease), raw, sealed ? text.substr(raw.size() + 1) : ""};
+}
+
+bool LeaseSeal::authentic(std::string_view queue, const Unsealed& unsealed) const {
+    if (unsealed.mac.size() != kMacChars) return false;
+    const Mac expected = mac(queue, unsealed.raw);
+    return CRYPTO_memcmp(expected.data(), unsealed.mac.data(), kMacChars) == 0;
 }
 
 std::optional<LeaseSeal::Opened> LeaseSeal::open(std::string_view queue,
                                                  std::string_view text) const {
-    bool sealed = false;
-    const std::string_view raw = raw_lease(text, sealed);
-    std::optional<Lease> lease = Lease::parse(raw);
-    if (!lease) return std::nullopt;
-    if (!sealed) return Opened{std::move(*lease), false};
-    const std::string expected = base64url(keyed_->mac(queue, raw));
-    const bool authentic =
-        CRYPTO_memcmp(expected.data(), text.data() + raw.size() + 1, kMacChars) == 0;
-    return Opened{std::move(*lease), authentic};
+    std::optional<Unsealed> unsealed = unseal(text);
+    if (!unsealed) return std::nullopt;
+    const bool genuine = authentic(queue, *unsealed);
+    return Opened{std::move(unsealed->lease), genuine};
 }
 
 }  // namespace delayq::server::auth

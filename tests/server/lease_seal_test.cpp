@@ -42,6 +42,15 @@ TEST(LeaseSealTest, OnlyTheSealedLeaseOfItsQueueUnderTheSameKeyIsAuthentic) {
     EXPECT_TRUE(is_lost(
         seal.open("orders", next.substr(0, next.size() - 22) + sealed.substr(sealed.size() - 22))));
 
+    // Each thread keeps its MAC keyed for the last seal it used: seals used in turns still
+    // give each its own MAC, the same every time.
+    const LeaseSeal other(std::string(32, 'j'));
+    const std::string by_other = other.seal("orders", lease);
+    EXPECT_NE(by_other, sealed);
+    EXPECT_EQ(seal.seal("orders", lease), sealed);
+    EXPECT_EQ(other.seal("orders", lease), by_other);
+    EXPECT_EQ(seal.seal("orders", lease), sealed);
+
     EXPECT_FALSE(seal.open("orders", "nope")) << "no lease at all: a 400";
     EXPECT_FALSE(seal.open("orders", "nope." + sealed.substr(sealed.size() - 22)));
     EXPECT_THROW(LeaseSeal(std::string(15, 'k')), InvalidArgument);
