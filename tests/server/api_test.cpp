@@ -1,6 +1,7 @@
 // The API's JSON shapes: payload encodings, message parsing, deliveries, problems.
 #include <gtest/gtest.h>
 
+#include "api/json_parse.hpp"
 #include "api/leases_json.hpp"
 #include "api/messages_json.hpp"
 #include "api/payload.hpp"
@@ -103,6 +104,42 @@ TEST(MessageJsonTest, ABatchNamesItsFirstBadMessage) {
     EXPECT_THROW(parse_batch(big), InvalidArgument);
     big["messages"].erase(big["messages"].begin());
     EXPECT_EQ(parse_batch(big).size(), 1000u);
+}
+
+// The text of the InvalidArgument parse_json throws, or "" when the text parses.
+std::string json_refusal(std::string_view text, const JsonBounds& bounds = {}) {
+    try {
+        parse_json(text, bounds);
+        return "";
+    } catch (const InvalidArgument& e) {
+        return e.what();
+    }
+}
+
+TEST(JsonParseTest, WithinItsBoundsItReadsWhatAPlainParseReads) {
+    const std::string text =
+        R"({"messages": [{"payload": "a\u00e9", "delay": "1s", "n": -3, "u": 18446744073709551615,)"
+        R"( "f": 2.5e3, "t": true, "nil": null, "backoff": {"min": "1s"}}, [], {}],)"
+        R"( "x": {"payload": "same key, other object"}})";
+    EXPECT_EQ(parse_json(text), json::parse(text));
+    EXPECT_EQ(parse_json("7"), json(7));
+    EXPECT_EQ(parse_json(R"("s")"), json("s"));
+    // Depth counts the containers: four levels fit, a fifth does not.
+    EXPECT_EQ(json_refusal("[[[[1]]]]"), "");
+    EXPECT_NE(json_refusal("[[[[[1]]]]]").find("nests deeper than 4"), std::string::npos);
+    // Values, keys included: {"a": [1, 2]} is five.
+    EXPECT_EQ(json_refusal(R"({"a": [1, 2]})", {.max_values = 5}), "");
+    EXPECT_NE(json_refusal(R"({"a": [1, 2]})", {.max_values = 4}).find("more than 4 values"),
+              std::string::npos);
+}
+
+TEST(JsonParseTest, WhatIsNotJsonOrHasAKeyTwiceIsRefused) {
+    EXPECT_NE(json_refusal(R"({"a": 1, "b": {"c": 1, "c": 2}})").find("key twice"),
+              std::string::npos);
+    EXPECT_NE(json_refusal(R"([{"a": 1, "a": 1}])").find("key twice"), std::string::npos);
+    for (const char* bad : {"", "{", "[1,]", R"({"a" 1})", "1 2", "1e999", "nul", "\"\\x\""}) {
+        EXPECT_NE(json_refusal(bad).find("invalid JSON"), std::string::npos) << bad;
+    }
 }
 
 TEST(ProblemTest, LibraryErrorsMapToTheirStatus) {
