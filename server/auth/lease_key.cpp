@@ -1,5 +1,8 @@
 #include "auth/lease_key.hpp"
 
+#include <openssl/crypto.h>
+#include <spdlog/spdlog.h>
+
 #include <delayq/error.hpp>
 #include <fstream>
 #include <iterator>
@@ -42,7 +45,23 @@ const LeaseSeal& LeaseKey::seal() {
     if (const LeaseSeal* ready = ready_.load(std::memory_order_acquire)) return *ready;
     const std::lock_guard lock(mutex_);
     if (!seal_) {
-        seal_ = std::make_unique<LeaseSeal>(client_.shared_secret());
+        std::string secret;
+        try {
+            secret = client_.shared_secret();
+        } catch (const PermissionError& e) {
+            // Not the client's fault, nor a bug: a 503 that says what the operator must grant,
+            // and the log says it once.
+            ConfigurationError refused(
+                std::string("this server's Redis user may not read or make the lease key "
+                            "dq:shared-secret: grant it with `delayq acl --serve`, or give every "
+                            "server --lease-key-file (") +
+                e.what() + ")");
+            if (!refusal_logged_) spdlog::error("lease routes: {}", refused.what());
+            refusal_logged_ = true;
+            throw refused;
+        }
+        seal_ = std::make_unique<LeaseSeal>(secret);
+        OPENSSL_cleanse(secret.data(), secret.size());
         ready_.store(seal_.get(), std::memory_order_release);
     }
     return *seal_;

@@ -22,14 +22,15 @@ class LeaseKey {
     // so that a server that serves no leases writes nothing to Redis.
     LeaseKey(const std::optional<std::filesystem::path>& file, Client client);
 
-    // Throws what Client::shared_secret throws (Redis down, refused by its ACL); the next call
-    // tries again.
+    // Throws what Client::shared_secret throws (Redis down), and ConfigurationError (a 503 that
+    // names the grant) when Redis's ACL refuses the key; the next call tries again.
     const LeaseSeal& seal();
 
   private:
     Client client_;
     std::mutex mutex_;
     std::unique_ptr<LeaseSeal> seal_;
+    bool refusal_logged_ = false;  // under mutex_
     std::atomic<const LeaseSeal*> ready_{nullptr};
 };
 

@@ -78,5 +78,26 @@ TEST_F(LeaseKeyTest, ServersOnOneRedisShareTheKeyAndAFileOverridesIt) {
     EXPECT_THROW(server::auth::LeaseKey(path, client()), InvalidArgument);
 }
 
+// A Redis user without the grant of `delayq acl --serve`: the lease routes answer 503 naming
+// the grant (ConfigurationError), not a 500, and the key is read once the grant is there.
+TEST_F(LeaseKeyTest, AUserRefusedTheKeyGetsAnErrorNamingTheGrant) {
+    ASSERT_FALSE(server()
+                     .command({"ACL", "SETUSER", "api", "on", ">secret-pw", "~dq:{*", "+@all"})
+                     .is_error());
+    server::auth::LeaseKey key(std::nullopt,
+                               Client("redis://api@127.0.0.1:" + std::to_string(server().port()),
+                                      ClientOptions{.password = "secret-pw"}));
+    try {
+        key.seal();
+        ADD_FAILURE() << "the key was read without the grant";
+    } catch (const ConfigurationError& e) {
+        EXPECT_NE(std::string(e.what()).find("delayq acl --serve"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(server().command({"EXISTS", "dq:shared-secret"}).integer, 0);
+    ASSERT_FALSE(server().command({"ACL", "SETUSER", "api", "%RW~dq:shared-secret"}).is_error());
+    EXPECT_EQ(key.seal().seal("q", Lease("m", 1)),
+              server::auth::LeaseSeal(client().shared_secret()).seal("q", Lease("m", 1)));
+}
+
 }  // namespace
 }  // namespace delayq::test
