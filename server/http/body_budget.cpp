@@ -26,6 +26,18 @@ bool BodyBudget::cancel(Ticket ticket) {
     return false;
 }
 
+bool BodyBudget::time_out(Ticket ticket) {
+    if (!cancel(ticket)) return false;
+    std::lock_guard lock(mutex_);
+    ++timed_out_;
+    return true;
+}
+
+std::uint64_t BodyBudget::timed_out() const {
+    std::lock_guard lock(mutex_);
+    return timed_out_;
+}
+
 void BodyBudget::release(std::size_t bytes) {
     std::vector<std::function<void()>> granted;
     {

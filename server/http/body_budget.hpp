@@ -24,11 +24,15 @@ class BodyBudget {
     // Gives up a queued reservation: true when it was still waiting; false when it was granted
     // already (its `granted` runs or ran, and its bytes are to be released).
     bool cancel(Ticket ticket);
+    // cancel(), for a reservation that waited its whole time (the request is answered 503):
+    // counted when it was still waiting.
+    bool time_out(Ticket ticket);
     void release(std::size_t bytes);
 
     std::size_t capacity() const { return capacity_; }
     std::size_t in_flight() const;
-    std::size_t waiting() const;  // reservations queued
+    std::size_t waiting() const;      // reservations queued
+    std::uint64_t timed_out() const;  // reservations that waited in vain
 
   private:
     struct Waiting {
@@ -42,6 +46,7 @@ class BodyBudget {
     std::size_t in_flight_ = 0;
     std::list<Waiting> waiting_;  // first come, first served: a large body is not passed over
     Ticket next_ticket_ = 1;
+    std::uint64_t timed_out_ = 0;
 };
 
 }  // namespace delayq::server::http

@@ -48,9 +48,11 @@ void Connections::remove(std::uint64_t id) {
     if (sessions_.empty()) empty_.notify_all();
 }
 
-bool Connections::full() const {
+bool Connections::refuse_connection() {
     std::lock_guard lock(mutex_);
-    return sessions_.size() - handshakes_ >= max_;
+    if (sessions_.size() - handshakes_ < max_) return false;
+    ++refused_connections_;
+    return true;
 }
 
 bool Connections::refuse_handshake() {
@@ -73,6 +75,11 @@ std::size_t Connections::handshakes() const {
 std::uint64_t Connections::refused_handshakes() const {
     std::lock_guard lock(mutex_);
     return refused_handshakes_;
+}
+
+std::uint64_t Connections::refused_connections() const {
+    std::lock_guard lock(mutex_);
+    return refused_connections_;
 }
 
 void Connections::stop_all() {

@@ -30,9 +30,10 @@ class Connections {
     // reached or the server stops: the session is to close.
     bool admit(std::uint64_t id);
     void remove(std::uint64_t id);
-    // Whether one more connection fits under the cap (racy by design: a hint for the acceptor,
-    // which answers 503 to the ones that do not fit; add() is the real check).
-    bool full() const;
+    // Whether a new connection is to be refused, the cap being full; counted when so (racy by
+    // design: a hint for the acceptor, which answers 503 to the ones that do not fit; add() is
+    // the real check).
+    bool refuse_connection();
     // Whether a new TLS connection is to be closed at once, every handshake slot being taken;
     // counted when so. A hint too, so that no session is made for it; add_handshake() is the
     // real check.
@@ -41,6 +42,7 @@ class Connections {
     std::size_t count() const;
     std::size_t handshakes() const;
     std::uint64_t refused_handshakes() const;
+    std::uint64_t refused_connections() const;
 
     // Refuses new sessions and asks every open one to finish its request and close.
     void stop_all();
@@ -61,6 +63,7 @@ class Connections {
     std::size_t max_handshakes_;
     std::size_t handshakes_ = 0;  // of sessions_
     std::uint64_t refused_handshakes_ = 0;
+    std::uint64_t refused_connections_ = 0;
     std::uint64_t next_id_ = 1;
     bool stopping_ = false;
 };

@@ -69,12 +69,12 @@ void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
         // Closed at once: a TLS client would not understand a plain 503. The connection slot
         // is taken once the handshake is done; with the cap full now, the handshake would most
         // likely be wasted.
-        if (parts_.connections.refuse_handshake() || parts_.connections.full()) {
+        if (parts_.connections.refuse_handshake() || parts_.connections.refuse_connection()) {
             socket.close(ec);
         } else {
             std::make_shared<TlsSession>(std::move(socket), tls_->current(), parts_)->start();
         }
-    } else if (parts_.connections.full()) {
+    } else if (parts_.connections.refuse_connection()) {
         refuse_connection(std::move(socket), parts_.limits);
     } else {
         std::make_shared<PlainSession>(std::move(socket), nullptr, parts_)->start();

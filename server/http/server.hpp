@@ -62,6 +62,8 @@ class HttpServer {
     // TLS connections in their handshake, and those closed at once for their cap.
     std::size_t handshakes() const { return connections_.handshakes(); }
     std::uint64_t refused_handshakes() const { return connections_.refused_handshakes(); }
+    // Connections answered 503 (or, for TLS, closed) at once because every slot was taken.
+    std::uint64_t refused_connections() const { return connections_.refused_connections(); }
     const Router& router() const { return dispatcher_.router(); }
     const BodyBudget& bodies() const { return bodies_; }
 

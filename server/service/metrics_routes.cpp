@@ -25,12 +25,10 @@ std::shared_ptr<const Scrape> visible(RouteContext& ctx, const http::HttpRequest
 }
 
 http::HttpResponse metrics(RouteContext& ctx, const http::HttpRequest& request) {
-    const LongPollStats polls = ctx.long_polls.stats();
     http::HttpResponse r;
     r.status = 200;
     r.content_type = kTextFormat;
-    r.body = render_metrics(*visible(ctx, request, ctx.scrapes.get()), ctx.requests,
-                            {polls.waiting, polls.fetches});
+    r.body = render_metrics(*visible(ctx, request, ctx.scrapes.get()), ctx.requests, ctx.figures());
     return r;
 }
 

@@ -9,6 +9,7 @@
 #include "auth/lease_key.hpp"
 #include "http/message.hpp"
 #include "http/router.hpp"
+#include "metrics/exposition.hpp"
 #include "metrics/request_metrics.hpp"
 #include "metrics/scrape_cache.hpp"
 #include "service/auth_gate.hpp"
@@ -55,6 +56,8 @@ struct RouteContext {
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token
     BodyLimits bodies{};
+    // The service's own figures for /metrics, from parts made after the routes (the server).
+    std::function<ServiceFigures()> figures;
 };
 
 // A handler that makes blocking library calls: it runs on the worker pool, never on an I/O

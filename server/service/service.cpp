@@ -100,11 +100,34 @@ Service::Service(ServiceConfig config)
                history_recorder_,
                lease_key_,
                config_.metrics_public,
-               body_limits(config_)} {
+               body_limits(config_),
+               {}} {
     http::Router router;
     add_all_routes(router, context_);
     server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
                                                  std::move(router));
+    // The server is made after the routes that read its figures.
+    context_.figures = [this] { return figures(); };
+}
+
+ServiceFigures Service::figures() const {
+    const LongPollStats polls = long_polls_.stats();
+    const WorkerPool::Refused refused = pool_.refused();
+    const http::BodyBudget& bodies = server_->bodies();
+    return {.connections = server_->connections(),
+            .connections_refused = server_->refused_connections(),
+            .handshakes_refused = server_->refused_handshakes(),
+            .body_bytes_in_flight = bodies.in_flight(),
+            .bodies_waiting = bodies.waiting(),
+            .bodies_timed_out = bodies.timed_out(),
+            .worker_tasks_waiting = pool_.waiting(),
+            .worker_tasks_running = pool_.running(),
+            .worker_refused_pool_full = refused.pool_full,
+            .worker_refused_token_share = refused.share_full,
+            .long_polls_waiting = polls.waiting,
+            .long_poll_queues = polls.queues,
+            .long_poll_fetches = polls.fetches,
+            .long_polls_refused = polls.refused};
 }
 
 Service::~Service() { stop(); }

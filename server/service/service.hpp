@@ -73,6 +73,8 @@ class Service {
     std::size_t connections() const { return server_->connections(); }
     std::size_t handshakes() const { return server_->handshakes(); }
     std::uint64_t refused_handshakes() const { return server_->refused_handshakes(); }
+    // What /metrics shows of the service itself.
+    ServiceFigures figures() const;
     const http::Router& router() const { return server_->router(); }
     WorkerPool& pool() { return pool_; }
     LongPollHub& long_polls() { return long_polls_; }

@@ -18,11 +18,16 @@ WorkerPool::~WorkerPool() { stop(); }
 bool WorkerPool::try_post(std::string_view principal, std::function<void()> task) {
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ || queued_ >= capacity_) return false;
+        if (stopping_) return false;
+        if (queued_ >= capacity_) {
+            ++refused_.pool_full;
+            return false;
+        }
         auto [it, added] = shares_.try_emplace(std::string(principal));
         Share& share = it->second;
         if (!principal.empty() && share.tasks.size() + share.running >= share_) {
             if (added) shares_.erase(it);
+            ++refused_.share_full;
             return false;
         }
         if (share.tasks.empty()) turns_.push_back(it->first);
@@ -49,6 +54,11 @@ void WorkerPool::stop() {
 std::size_t WorkerPool::waiting() const {
     std::lock_guard lock(mutex_);
     return queued_;
+}
+
+WorkerPool::Refused WorkerPool::refused() const {
+    std::lock_guard lock(mutex_);
+    return refused_;
 }
 
 std::size_t WorkerPool::running() const {

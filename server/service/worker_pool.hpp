@@ -2,6 +2,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -35,6 +36,12 @@ class WorkerPool {
 
     std::size_t waiting() const;  // queued, not yet started
     std::size_t running() const;
+    // Tasks try_post refused while running (the routes answer 429), by which bound.
+    struct Refused {
+        std::uint64_t pool_full = 0;   // `capacity` tasks were waiting
+        std::uint64_t share_full = 0;  // the token had its share queued or running
+    };
+    Refused refused() const;
 
   private:
     struct Share {
@@ -53,6 +60,7 @@ class WorkerPool {
     std::size_t queued_ = 0;
     std::size_t running_ = 0;
     bool stopping_ = false;
+    Refused refused_{};
     std::vector<std::thread> threads_;
 };
 

@@ -113,6 +113,7 @@ TEST_F(HttpErrorsTest, AFullWorkerPoolAnswers429) {
     EXPECT_EQ(r.status, 429u);
     EXPECT_EQ(r.code(), "rate_limited");
     EXPECT_EQ(r.header("retry-after"), "1");
+    EXPECT_EQ(service().figures().worker_refused_pool_full, 1u);
     redis().thaw();
     EXPECT_EQ(held.get(), 201u);
     EXPECT_EQ(queued.get(), 201u);
@@ -127,6 +128,7 @@ TEST_F(HttpErrorsTest, ConnectionsBeyondTheCapAre503) {
     EXPECT_EQ(r.status, 503u);
     EXPECT_EQ(r.code(), "too_many_connections");
     EXPECT_TRUE(second.closed_by_server());
+    EXPECT_EQ(service().figures().connections_refused, 1u);
     EXPECT_EQ(http().get("/healthz").status, 200u);
 }
 

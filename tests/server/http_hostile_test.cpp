@@ -136,6 +136,7 @@ TEST_F(HttpBodyBudgetTest, ABodyThatWaitsPastTheReadTimeoutIs503AndClosed) {
     EXPECT_EQ(busy.header("retry-after"), "1");
     EXPECT_FALSE(busy.keep_alive);
     EXPECT_EQ(service().bodies().waiting(), 0u);
+    EXPECT_EQ(service().figures().bodies_timed_out, 1u);
     // A client gone gives its bytes back too.
     poll.close();
     ASSERT_TRUE(eventually([&] { return service().bodies().in_flight() == 0; }));

@@ -372,6 +372,7 @@ TEST_F(HttpLeasesTest, PollsBeyondATokensShareAre503WithRetryAfter) {
     hold("b", other);
     ASSERT_TRUE(eventually([&] { return service().long_polls().stats().waiting == 4; }));
     EXPECT_EQ(service().long_polls().stats().refused, 2u);
+    EXPECT_EQ(service().figures().long_polls_refused, 2u);
     client().queue("b").send("for other");
     const HttpResult r = waiting.back()->read_answer();
     ASSERT_EQ(r.status, 200u) << r.body;

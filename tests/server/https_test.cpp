@@ -114,6 +114,7 @@ TEST_F(HttpsTest, PastTheHandshakeCapANewConnectionIsClosedAtOnce) {
     HttpClient third(port());
     EXPECT_TRUE(third.closed_by_server());
     EXPECT_EQ(service().refused_handshakes(), 1u);
+    EXPECT_EQ(service().figures().handshakes_refused, 1u);
     EXPECT_EQ(service().handshakes(), 2u);
 
     // The slots come back when their clients go.

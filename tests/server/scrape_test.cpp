@@ -111,7 +111,9 @@ TEST_F(ScrapeCacheTest, TheWholeTextPassesPromtool) {
     RequestMetrics requests;
     requests.observe("GET", "/metrics", 200, std::chrono::milliseconds(1));
     requests.observe("POST", "/v1/queues/{queue}/ack", 400, std::chrono::microseconds(80));
-    const std::string text = render_metrics(*cache.get(), requests, {3, 17});
+    const std::string text = render_metrics(
+        *cache.get(), requests,
+        {.worker_refused_token_share = 2, .long_polls_waiting = 3, .long_poll_fetches = 17});
     const auto [status, said] = promtool_check_metrics(text);
     EXPECT_EQ(status, 0) << said << "\n" << text;
     EXPECT_TRUE(said.empty()) << said;  // no lint complaints either
@@ -119,6 +121,9 @@ TEST_F(ScrapeCacheTest, TheWholeTextPassesPromtool) {
               std::string::npos);
     EXPECT_NE(text.find("\ndelayq_redis_up 1\n"), std::string::npos);
     EXPECT_NE(text.find("\ndelayq_http_long_polls 3\n"), std::string::npos);
+    EXPECT_NE(text.find("\ndelayq_http_worker_tasks_refused_total{reason=\"token_share\"} 2\n"),
+              std::string::npos)
+        << text;
     EXPECT_NE(text.find("delayq_messages{queue=\"orders\",state=\"in_flight\"} 1"),
               std::string::npos);
 }

@@ -56,6 +56,8 @@ TEST(WorkerPoolTest, ATokenGetsItsShareAndTokensTakeTheWorkersInTurn) {
     ASSERT_TRUE(pool.try_post("a", task("a3")));
     // a has its share queued or running: its fourth is refused, another token's is not.
     EXPECT_FALSE(pool.try_post("a", task("a4")));
+    EXPECT_EQ(pool.refused().share_full, 1u);
+    EXPECT_EQ(pool.refused().pool_full, 0u);
     ASSERT_TRUE(pool.try_post("b", task("b1")));
     // The server's own work (no token) has no share of its own.
     for (int i = 0; i < 5; ++i) ASSERT_TRUE(pool.try_post(task("own" + std::to_string(i))));
@@ -76,9 +78,11 @@ TEST(WorkerPoolTest, AFullQueueRefusesEveryToken) {
     ASSERT_TRUE(pool.try_post("a", [] {}));
     ASSERT_TRUE(pool.try_post("b", [] {}));
     EXPECT_FALSE(pool.try_post("c", [] {}));
+    EXPECT_EQ(pool.refused().pool_full, 1u);
     gate.open();
     pool.stop();
     EXPECT_FALSE(pool.try_post("c", [] {}));
+    EXPECT_EQ(pool.refused().pool_full, 1u) << "a stopped pool's refusals are not counted";
 }
 
 }  // namespace
