@@ -14,12 +14,12 @@
 #include <boost/beast/http/read.hpp>
 #include <exception>
 #include <functional>
-#include <iterator>
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
 #include "http/dispatcher.hpp"
 #include "http/refusal.hpp"
+#include "http/request_head.hpp"
 #include "http/response_head.hpp"
 
 namespace delayq::server::http {
@@ -30,22 +30,6 @@ namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-}
-
-std::string endpoint_text(const net::ip::tcp::socket& socket) {
-    boost::system::error_code ec;
-    const auto ep = socket.remote_endpoint(ec);
-    if (ec) return "?";
-    const std::string address = ep.address().to_string();
-    return (ep.address().is_v6() ? "[" + address + "]" : address) + ":" + std::to_string(ep.port());
-}
 
 // A TLS close_notify is sent, and the client's awaited, for this long at most.
 constexpr auto kTlsShutdown = std::chrono::seconds(2);
@@ -69,28 +53,6 @@ HttpResponse too_large() {
 
 HttpResponse not_http11() {
     return problem_response(bad_request("the request is not valid HTTP/1.1"));
-}
-
-// The head as the routes see it, without the body (read once the head is admitted).
-template <class Parser>
-HttpRequest request_from_head(const Parser& parser, const std::string& remote) {
-    const auto& head = parser.get();
-    HttpRequest request;
-    request.method = head.method();
-    request.version = head.version();
-    request.target = std::string(head.target());
-    const std::size_t question = request.target.find('?');
-    request.path = request.target.substr(0, question);
-    if (question != std::string::npos) request.query = request.target.substr(question + 1);
-    request.headers.reserve(static_cast<std::size_t>(std::distance(head.begin(), head.end())));
-    for (const auto& field : head) {
-        request.headers.emplace_back(lower(field.name_string()), std::string(field.value()));
-    }
-    if (const auto length = parser.content_length()) request.content_length = *length;
-    request.chunked = parser.chunked();
-    request.remote = remote;
-    request.received = std::chrono::steady_clock::now();
-    return request;
 }
 
 }  // namespace
@@ -255,7 +217,7 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
     if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream_.get_executor());
     budget_wait_->expires_after(limits_.read_timeout);
     budget_wait_->async_wait([self = this->shared_from_this()](beast::error_code wec) {
-        if (wec || self->ticket_ == 0 || !self->parts_.bodies.cancel(self->ticket_)) return;
+        if (wec || self->ticket_ == 0 || !self->parts_.bodies.time_out(self->ticket_)) return;
         self->ticket_ = 0;
         self->answer_and_close(problem_response(
             {503, "server_busy",
@@ -281,8 +243,7 @@ void BasicSession<Stream>::release_body() {
 // takes it.
 template <class Stream>
 void BasicSession<Stream>::continue_body() {
-    const auto expect = parser_->get()[bhttp::field::expect];
-    if (lower(expect) == "100-continue") {
+    if (expects_continue(*parser_)) {
         tcp().expires_after(limits_.write_timeout);
         net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
                          [self = this->shared_from_this()](beast::error_code wec, std::size_t) {

@@ -16,6 +16,7 @@
 #include "http/body_budget.hpp"
 #include "http/limits.hpp"
 #include "http/message.hpp"
+#include "http/request_head.hpp"
 
 namespace delayq::server::http {
 
@@ -83,7 +84,7 @@ class BasicSession final : public Session,
     std::shared_ptr<boost::asio::ssl::context> tls_;  // before the stream, which refers to it
     Stream stream_;
     boost::beast::flat_buffer buffer_;
-    std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+    std::optional<RequestParser> parser_;
     const HttpLimits& limits_;
     const SessionParts& parts_;
     std::uint64_t id_ = 0;
