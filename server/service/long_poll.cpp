@@ -7,51 +7,9 @@
 #include <optional>
 #include <utility>
 
+#include "service/long_poll_parts.hpp"
+
 namespace delayq::server {
-
-struct LongPollHub::Poll {
-    PollId id = 0;
-    std::string queue;
-    std::string token;
-    std::size_t max = 1;
-    Duration visibility{};
-    PollDone done;
-    std::list<std::shared_ptr<Poll>>::iterator where;  // in its slot's `waiting`
-    bool in_fetch = false;   // a fetch for it is under way: only that fetch answers it
-    bool expired = false;    // its deadline passed during that fetch
-    bool cancelled = false;  // nobody to answer: whatever it gets is released
-};
-
-struct LongPollHub::Slot {
-    Slot(std::string q, std::string t, Leases l)
-        : queue(std::move(q)), owner(std::move(t)), leases(std::move(l)) {}
-    std::string queue;
-    std::string owner;  // the token whose poll made it (empty without auth)
-    Leases leases;
-    // Shared with stats(), which reads it outside mu_. Before the subscription: that is reset
-    // first when a released slot goes.
-    std::shared_ptr<Waiter> waiter;
-    Waiter::Subscription subscription;
-    std::list<std::shared_ptr<Poll>> waiting;  // oldest first: the oldest poll is served first
-    bool fetching = false;                     // one fetch loop per queue at a time
-    bool fired = false;                        // the waiter fired while a fetch was under way
-    // The waiter's epoch before the last fetch that left nothing due; while it has not fired
-    // since, a new poll need not fetch: the waiter fires when something falls due.
-    std::optional<std::uint64_t> drained_epoch;
-    // No poll and no fetch since idle_since: in the hub's idle_ list, released in time.
-    bool idle = false;
-    std::chrono::steady_clock::time_point idle_since;
-    std::list<Slot*>::iterator idle_pos;
-};
-
-struct LongPollHub::Retirement {
-    explicit Retirement(LongPollHub& h) : hub(h) {}
-    Retirement(const Retirement&) = delete;
-    Retirement& operator=(const Retirement&) = delete;
-    ~Retirement() { hub.retire(std::move(slots)); }
-    LongPollHub& hub;
-    Slots slots;
-};
 
 namespace {
 
@@ -131,88 +89,6 @@ void LongPollHub::cancel(PollId id) {
         return;
     }
     remove(*slots_.at(poll->queue), poll);
-}
-
-LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue, const std::string& token,
-                                         Slots& retired) {
-    auto it = slots_.find(queue);
-    if (it != slots_.end()) return *it->second;
-    Leases leases = client_.leases(queue);  // throws for a bad name
-    check_caps(token, retired);
-    auto slot = std::make_unique<Slot>(queue, token, std::move(leases));
-    slot->waiter = std::make_shared<Waiter>(slot->leases, options_.waiter);
-    // Subscribed before the first fetch, so that no firing after it is missed.
-    slot->subscription = slot->waiter->subscribe([this, queue] { on_fire(queue); });
-    slot->waiter->start();
-    if (!token.empty()) ++tokens_[token].queues;
-    return *slots_.emplace(queue, std::move(slot)).first->second;
-}
-
-void LongPollHub::check_caps(const std::string& token, Slots& retired) {
-    if (slots_.size() >= options_.max_queues && !release_idle(nullptr, retired)) {
-        throw TooManyPolls("the server long-polls as many queues as it may (" +
-                           std::to_string(options_.max_queues) + ")");
-    }
-    if (token.empty()) return;
-    const auto use = tokens_.find(token);
-    if (use != tokens_.end() && use->second.queues >= options_.max_queues_per_token &&
-        !release_idle(&token, retired)) {
-        throw TooManyPolls("this token long-polls as many queues as it may (" +
-                           std::to_string(options_.max_queues_per_token) + ")");
-    }
-}
-
-bool LongPollHub::release_idle(const std::string* token, Slots& retired) {
-    for (Slot* slot : idle_) {
-        if (token == nullptr || slot->owner == *token) {
-            retired.push_back(release(*slot));
-            return true;
-        }
-    }
-    return false;
-}
-
-std::unique_ptr<LongPollHub::Slot> LongPollHub::release(Slot& slot) {
-    if (slot.idle) idle_.erase(slot.idle_pos);
-    if (!slot.owner.empty()) {
-        const auto use = tokens_.find(slot.owner);
-        if (use != tokens_.end() && --use->second.queues == 0 && use->second.polls == 0) {
-            tokens_.erase(use);
-        }
-    }
-    const auto it = slots_.find(slot.queue);
-    std::unique_ptr<Slot> out = std::move(it->second);
-    slots_.erase(it);
-    ++released_;
-    return out;
-}
-
-void LongPollHub::settle(Slot& slot) {
-    if (slot.idle || !slot.waiting.empty() || slot.fetching || stopping_) return;
-    slot.idle = true;
-    slot.idle_since = std::chrono::steady_clock::now();
-    slot.idle_pos = idle_.insert(idle_.end(), &slot);
-    if (idle_.size() == 1) timer_cv_.notify_one();
-}
-
-void LongPollHub::retire(Slots&& slots) noexcept {
-    if (slots.empty()) return;
-    WaiterStats sum;
-    for (auto& slot : slots) {
-        slot->subscription.reset();
-        slot->waiter->stop();
-        const WaiterStats s = slot->waiter->stats();
-        sum.fired += s.fired;
-        sum.signals += s.signals;
-        sum.subscriptions += s.subscriptions;
-        sum.redis_errors += s.redis_errors;
-    }
-    slots.clear();
-    std::lock_guard lock(mu_);
-    retired_.fired += sum.fired;
-    retired_.signals += sum.signals;
-    retired_.subscriptions += sum.subscriptions;
-    retired_.redis_errors += sum.redis_errors;
 }
 
 void LongPollHub::on_fire(const std::string& queue) {
