@@ -25,6 +25,7 @@ import { produce, runRate, startRedis, work } from './harness.mjs';
 // Loaded on demand, so that a run of one library does not load the other.
 const ADAPTERS = {
   bullmq: () => import('./adapters/bullmq.mjs'),
+  'bee-queue': () => import('./adapters/beequeue.mjs'),
 };
 
 const LISTS = ['rates', 'labels'];
@@ -68,6 +69,11 @@ async function main() {
   const url = o.redis ?? server.url;
   const tag = `[${adapter.name}-precision]`;
   console.error(`${tag} redis at ${url}`);
+  if (o.duration <= o.spread) {
+    // The steady window (due from `spread` after the first add to the end of adding) is empty:
+    // the headline figures would be zeros over no job.
+    console.error(`${tag} --duration ${o.duration} <= --spread ${o.spread}: no steady window, read the all_ figures`);
+  }
   try {
     for (let i = 0; i < rates.length; ++i) {
       const label = o.labels?.[i] ?? `rate_${rates[i]}`;
