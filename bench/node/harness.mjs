@@ -306,6 +306,9 @@ export async function runRate(adapter, entry, o, url, rate, label, index) {
   redis.disconnect();
   const handled = results.reduce((a, m) => a + m.processed, 0);
   const merged = (field) => results.flatMap((m) => Array.from(m[field]));
+  // Falling behind after the sends ended (while draining) is falling behind too: without this
+  // a run with handler lateness of seconds counted as kept up.
+  const workersBehind = behindWorkers || merged('allLocal').some((late) => late > BEHIND_MS);
   // Without a library stamp there is no figure on the library's clock: null, not zeros.
   const libraryFigure = (value) => (adapter.libraryClock ? value() : null);
   return {
@@ -319,9 +322,9 @@ export async function runRate(adapter, entry, o, url, rate, label, index) {
     concurrency: o.concurrency,
     send_msgs_per_s: sent / sendWall,
     max_send_lag_ms: Math.max(...sentBy.map((m) => m.maxLag)),
-    kept_up: !behindProducers && !behindWorkers && handled === sent,
+    kept_up: !behindProducers && !workersBehind && handled === sent,
     producers_behind: behindProducers,
-    workers_behind: behindWorkers,
+    workers_behind: workersBehind,
     lateness_ms: libraryFigure(() => summary(merged('steady'), true)),
     local_lateness_ms: summary(merged('steadyLocal'), true),
     steady_count: merged('steadyLocal').length,
