@@ -45,7 +45,7 @@ Driver::Driver(std::uint64_t seed, const test::RedisServer& server, const Client
 }
 
 const std::vector<Driver::WeightedOp>& Driver::ops() {
-    static const std::vector<WeightedOp> kOps = {
+    static const std::vector<WeightedOp> all = {
         {"advance_clock", 48, &Driver::advance_clock},
         {"send", 36, &Driver::send_one},
         {"send_batch", 12, &Driver::send_many},
@@ -67,7 +67,7 @@ const std::vector<Driver::WeightedOp>& Driver::ops() {
         {"delete_queue", 1, &Driver::delete_queue},
         {"server_view", 3, &Driver::server_view},
     };
-    return kOps;
+    return all;
 }
 
 std::string Driver::run(std::size_t steps) {

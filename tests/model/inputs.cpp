@@ -14,18 +14,18 @@ constexpr std::int64_t kDayMs = 24 * kHourMs;
 
 // Few enough that ids repeat: duplicates, and ids reused once their message has gone.
 std::string caller_id(Rng& rng) {
-    static const std::vector<std::string> kNames = {
+    static const std::vector<std::string> names = {
         "order-1", "order-2", "order-3", "order-4",  "order-5",  "order 6: eu", "a",
         "b:c",     "x y z",   "~!@#$%",  "order-10", "order-11", "order-12",    "order-13"};
-    if (rng.chance(0.7)) return rng.pick(kNames);
+    if (rng.chance(0.7)) return rng.pick(names);
     return "id-" + std::to_string(rng.between(0, 30));
 }
 
 std::string bad_id(Rng& rng) {
-    static const std::vector<std::string> kBad = {
+    static const std::vector<std::string> bad_ids = {
         "",     "with{brace}",         "tab\there", "new\nline",      "caf\xc3\xa9",
         "\x7f", std::string(201, 'x'), "}",         "0123456789abcd", "ffffffffffffff"};
-    return rng.pick(kBad);
+    return rng.pick(bad_ids);
 }
 
 Duration send_delay(Rng& rng) {
@@ -250,10 +250,10 @@ SettingsUpdate settings_update(Rng& rng, bool known_bugs) {
         Backoff b;
         b.initial = Duration(rng.between(0, 3'000));
         b.max = b.initial + Duration(rng.between(0, 60'000));
-        static const std::vector<double> kMultipliers = {1.0, 1.5, 2.0, 3.0, 10.0};
-        b.multiplier = rng.chance(0.8) ? rng.pick(kMultipliers) : real(1.0, 4.0);
-        static const std::vector<double> kJitters = {0.0, 0.2, 0.5, 1.0};
-        b.jitter = rng.chance(0.8) ? rng.pick(kJitters) : real(0.0, 1.0);
+        static const std::vector<double> multipliers = {1.0, 1.5, 2.0, 3.0, 10.0};
+        b.multiplier = rng.chance(0.8) ? rng.pick(multipliers) : real(1.0, 4.0);
+        static const std::vector<double> jitters = {0.0, 0.2, 0.5, 1.0};
+        b.jitter = rng.chance(0.8) ? rng.pick(jitters) : real(0.0, 1.0);
         if (known_bugs && rng.chance(0.1)) b.max = Duration(kMaxTimeMs - rng.between(0, 1000));
         const std::int64_t bad = rng.between(0, 99);
         if (bad == 0) b.max = b.initial - 1ms;

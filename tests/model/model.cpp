@@ -47,7 +47,7 @@ std::pair<std::int64_t, std::int64_t> due_and_expire(const SendOptions& o, std::
 
 const std::array<Duration, kLatenessBuckets>& lateness_bounds() {
     using std::chrono::milliseconds;
-    static const std::array<Duration, kLatenessBuckets> kBounds = {
+    static constexpr std::array<Duration, kLatenessBuckets> kBounds = {
         milliseconds(0),      milliseconds(1),       milliseconds(2),     milliseconds(5),
         milliseconds(10),     milliseconds(25),      milliseconds(50),    milliseconds(100),
         milliseconds(250),    milliseconds(500),     milliseconds(1000),  milliseconds(2500),

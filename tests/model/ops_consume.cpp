@@ -142,15 +142,15 @@ void Driver::lease_text(Target& t) {
     if (rng_.chance(0.7)) {
         text = pick_lease(t).to_string();
     } else {
-        static const std::vector<std::string> kTexts = {"",
-                                                        "short",
-                                                        "00000000000000",
-                                                        "00000000000000id",
-                                                        "0000000000000Gid",
-                                                        "0000000000000aid{x}",
-                                                        "0000000000000a\tid",
-                                                        "0000000000000a id"};
-        text = rng_.pick(kTexts);
+        static const std::vector<std::string> texts = {"",
+                                                       "short",
+                                                       "00000000000000",
+                                                       "00000000000000id",
+                                                       "0000000000000Gid",
+                                                       "0000000000000aid{x}",
+                                                       "0000000000000a\tid",
+                                                       "0000000000000a id"};
+        text = rng_.pick(texts);
     }
     note(t, "Lease::parse(" + show(text) + ")");
     const std::optional<Lease> expected = parse_lease_text(text);

@@ -43,13 +43,13 @@ void Driver::get(Target& t) {
 
 // Listing arguments the library must refuse, changing nothing.
 void Driver::list_limits(Target& t) {
-    static const std::vector<std::string> kCursors = {"garbage", "c1:",    "c1:12:",  "c1::x",
-                                                      "c1:-5:x", "c2:5:x", "c1:1e3:x"};
+    static const std::vector<std::string> cursors = {"garbage", "c1:",    "c1:12:",  "c1::x",
+                                                     "c1:-5:x", "c2:5:x", "c1:1e3:x"};
     PageRequest page;
     if (rng_.chance(0.5)) {
         page.limit = rng_.chance(0.5) ? 0 : kMaxBatch + 1;
     } else {
-        page.cursor = rng_.pick(kCursors);
+        page.cursor = rng_.pick(cursors);
     }
     const State state = rng_.chance(0.5) ? State::kReady : State::kDead;
     note(t, "list(limit=" + std::to_string(page.limit) + ", cursor=" + show(page.cursor) + ")");

@@ -95,13 +95,14 @@ void Driver::send_one(Target& t) {
         if (via == 1) return std::vector<SendResult>{q.send_async(m.payload, m.options).get()};
         std::promise<SendResult> answer;
         std::future<SendResult> answered = answer.get_future();
-        q.send_async(m.payload, m.options, [&answer](std::exception_ptr error, SendResult r) {
-            if (error) {
-                answer.set_exception(error);
-            } else {
-                answer.set_value(std::move(r));
-            }
-        });
+        q.send_async(m.payload, m.options,
+                     [&answer](const std::exception_ptr& error, SendResult r) {
+                         if (error) {
+                             answer.set_exception(error);
+                         } else {
+                             answer.set_value(std::move(r));
+                         }
+                     });
         return std::vector<SendResult>{answered.get()};
     });
     if (outcome("send", expected, actual,

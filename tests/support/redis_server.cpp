@@ -202,6 +202,7 @@ bool RedisServer::try_start() {
 
     std::vector<std::string> env = child_environment(options_.environment);
     std::vector<char*> envp;
+    envp.reserve(env.size() + 1);
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
 
