@@ -43,7 +43,7 @@ namespace {
 
 // 2030-01-01T00:00:00Z: any instant works; a fixed one keeps runs alike.
 constexpr std::int64_t kStartUs = 1'893'456'000'000'000;
-constexpr std::size_t kDefaultSteps = 2000;
+constexpr std::size_t kDefaultSteps = 1500;
 
 std::vector<std::uint64_t> seeds() {
     if (const char* seed = std::getenv("DELAYQ_MODEL_SEED")) return {std::stoull(seed)};
