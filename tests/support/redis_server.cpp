@@ -37,6 +37,22 @@ struct ReplyDeleter {
 };
 using ReplyPtr = std::unique_ptr<redisReply, ReplyDeleter>;
 
+// The test's environment with `extra` (NAME=value entries) in place of the entries they name.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+    std::vector<std::string> out;
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string_view entry(*e);
+        const bool replaced = std::any_of(extra.begin(), extra.end(), [&](const std::string& x) {
+            const std::size_t eq = x.find('=');
+            return eq != std::string::npos &&
+                   entry.substr(0, eq + 1) == std::string_view(x).substr(0, eq + 1);
+        });
+        if (!replaced) out.emplace_back(entry);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+}
+
 timeval to_timeval(std::chrono::milliseconds timeout) {
     timeval tv{};
     tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
@@ -184,6 +200,12 @@ bool RedisServer::try_start() {
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
 
+    std::vector<std::string> env = child_environment(options_.environment);
+    std::vector<char*> envp;
+    envp.reserve(env.size() + 1);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     const std::string out_path = (dir_ / "stdout.log").string();
@@ -191,7 +213,7 @@ bool RedisServer::try_start() {
                                      O_WRONLY | O_CREAT | O_APPEND, 0600);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
     pid_t pid = -1;
-    const int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), environ);
+    const int rc = posix_spawnp(&pid, "redis-server", &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("cannot run redis-server (is it on PATH?)");
     pid_ = pid;

@@ -41,6 +41,9 @@ struct RedisServerOptions {
     bool unix_socket = false;
     std::string password{};   // requirepass; the raw helper authenticates with it
     bool appendonly = false;  // so that data survives restart()
+    // NAME=value entries for the server's environment, each replacing the test's own value of
+    // NAME (e.g. an LD_PRELOAD that fakes its clock: tests/model/fake_clock.hpp).
+    std::vector<std::string> environment{};
 };
 
 // A hiredis reply as a RawReply, for other code that talks to Redis directly (the bench's probe).

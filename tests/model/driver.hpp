@@ -1,0 +1,149 @@
+#pragma once
+
+// The model test's driver: serial random steps, each an operation run on the model and on a
+// real queue (through the public API, on a redis-server whose clock the driver moves), then a
+// comparison of the whole queue with the model. The first step that differs ends the run with a
+// report: the seed, the step, the last operations and every difference.
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "delayq/delayq.hpp"
+#include "model/diff.hpp"
+#include "model/fake_clock.hpp"
+#include "model/inputs.hpp"
+#include "model/model.hpp"
+#include "model/rng.hpp"
+#include "support/redis_server.hpp"
+
+namespace delayq::model {
+
+// One queue under test: its model, its handles, and what the driver saw of it.
+struct Target {
+    Target(const Client& client, const std::string& name);
+
+    QueueModel model;
+    Queue queue;
+    Queue small;  // the same queue with a payload limit random payloads cross
+    QueueAdmin admin;
+    Leases leases;
+    std::vector<Lease> seen_leases;    // recent leases, most of them ended: fencing material
+    std::vector<std::string> history;  // every id sent to it
+    std::uint64_t last_token = 0;      // tokens and generated ids only ever increase
+    std::uint64_t last_generated = 0;
+};
+
+class Driver {
+  public:
+    // `known_bugs`: also the inputs that reproduce the known bugs (model_test.cpp), which fail.
+    Driver(std::uint64_t seed, const test::RedisServer& server, const Client& client,
+           FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs);
+
+    // Runs `steps` steps; "" when the queue and the model agreed throughout, else the report.
+    std::string run(std::size_t steps);
+    // What the run exercised: how often each operation answered what, and the queues' totals.
+    std::string summary() const;
+
+  private:
+    using Op = void (Driver::*)(Target&);
+    struct WeightedOp {
+        std::string_view name;
+        int weight;
+        Op run;
+    };
+    static const std::vector<WeightedOp>& ops();
+
+    void step();
+    std::string report(std::string_view why) const;
+    // Starts the log line of an operation; result() appends its outcome.
+    void note(const Target& t, const std::string& what);
+    void result(const std::string& what);
+    void tally(const std::string& what, std::uint64_t n = 1);
+    void tally(std::string_view op, const std::vector<LeaseResult>& results);
+
+    // Runs a library call; nullopt when it refused the input with InvalidArgument.
+    template <class F>
+    auto call(F f) -> std::optional<decltype(f())> {
+        try {
+            return f();
+        } catch (const InvalidArgument& e) {
+            refusal_ = e.what();
+            return std::nullopt;
+        }
+    }
+    // Compares the answers of the model and of the library: both refused, or both answered
+    // alike (by `same`).
+    template <class E, class A, class Same>
+    bool outcome(std::string_view what, const Expect<E>& expected, const std::optional<A>& actual,
+                 Same same) {
+        if (expected.has_value() == actual.has_value()) {
+            if (expected) same(*expected, *actual);
+            result(expected ? "ok" : "refused");
+            tally(std::string(what) + (expected ? "" : " refused"));
+            return expected.has_value();
+        }
+        diff_.add(std::string(what) +
+                  (expected ? ": expected an answer, got InvalidArgument: " + refusal_
+                            : ": expected InvalidArgument, got an answer"));
+        return false;
+    }
+
+    // The whole queue against the model: stats and the identity, settings, every state's
+    // listing (paged), and get of some ids (of every id when `thorough`).
+    void check(Target& t, bool thorough);
+    void check_listing(Target& t, State state);
+    void check_get(Target& t, const std::string& id);
+
+    IdPool ids(const Target& t) const;
+    Lease pick_lease(Target& t);
+    std::vector<Lease> pick_leases(Target& t);
+    void remember(Target& t, const std::vector<SendResult>& sent);
+
+    // Operations (ops_*.cpp).
+    void advance_clock(Target& t);
+    void send_one(Target& t);
+    void send_many(Target& t);
+    void cancel(Target& t);
+    void reschedule(Target& t);
+    void fetch(Target& t);
+    void ack(Target& t);
+    void nack(Target& t);
+    void reject(Target& t);
+    void extend(Target& t);
+    void release(Target& t);
+    void lease_text(Target& t);
+    void get(Target& t);
+    void list_limits(Target& t);
+    void requeue(Target& t);
+    void purge(Target& t);
+    void update_settings(Target& t);
+    void pause_or_resume(Target& t);
+    void delete_queue(Target& t);
+    void server_view(Target& t);
+
+    std::uint64_t seed_;
+    bool known_bugs_;
+    Rng rng_;
+    const test::RedisServer& server_;
+    const Client& client_;
+    FakeClock& clock_;
+    std::int64_t start_ms_;
+    std::vector<std::unique_ptr<Target>> targets_;
+    std::size_t step_ = 0;
+    Diff diff_;
+    std::string refusal_;
+    std::deque<std::string> log_;
+    Op follow_up_ = nullptr;  // the next step's operation, when one is due
+    Target* follow_up_target_ = nullptr;
+    std::string follow_up_id_;  // whose lease the follow-up takes
+    std::map<std::string, std::uint64_t> tallies_;
+    Totals deleted_totals_{};  // of queues deleted during the run
+};
+
+}  // namespace delayq::model
