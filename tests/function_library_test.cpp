@@ -172,6 +172,37 @@ TEST_F(FunctionLibraryTest, AUserWhoMayLoadButNotCallRunsByScripts) {
     EXPECT_NE(status.reason.find("may not call functions"), std::string::npos) << status.reason;
 }
 
+TEST_F(FunctionLibraryTest, AclRolesCallTheLibraryOnceAnotherUserLoadedIt) {
+    const auto role_client = [&](const std::string& user, AclRole role) {
+        for (const auto& command : acl_commands(user, role, {*QueuePattern::parse("q*")})) {
+            EXPECT_FALSE(server().command(command).is_error()) << redis_cli_line(command);
+        }
+        EXPECT_FALSE(server().command({"ACL", "SETUSER", user, ">pw"}).is_error());
+        return Client("redis://" + user + ":pw@127.0.0.1:" + std::to_string(server().port()),
+                      kAuto);
+    };
+    // No role may load it: the writer runs scripts, and says why.
+    Client early = role_client("early", AclRole::kWriter);
+    exercise(early, "q1");
+    EXPECT_EQ(early.engine().mode, ScriptEngine::kScripts);
+    EXPECT_NE(early.engine().reason.find("FUNCTION LOAD"), std::string::npos);
+    EXPECT_EQ(calls(server(), "fcall"), 0);
+
+    // Loaded by a user who may (here the default user), every role calls it.
+    EXPECT_EQ(Client(server().url(), kAuto).engine().mode, ScriptEngine::kFunctions);
+    Client writer = role_client("shop", AclRole::kWriter);
+    exercise(writer, "q2");
+    EXPECT_EQ(writer.engine().mode, ScriptEngine::kFunctions);
+    EXPECT_GT(calls(server(), "fcall"), 0);
+    Client reader = role_client("dash", AclRole::kReader);
+    EXPECT_EQ(reader.admin("q2").stats().totals.acked, 2U);
+    EXPECT_EQ(reader.engine().mode, ScriptEngine::kFunctions);
+    EXPECT_GT(calls(server(), "fcall_ro"), 0);
+    // A reader's write is refused as before, and leaves it in function mode.
+    EXPECT_THROW(reader.queue("q2").send("x"), PermissionError);
+    EXPECT_EQ(reader.engine().mode, ScriptEngine::kFunctions);
+}
+
 TEST_F(FunctionLibraryTest, ForcedScriptsNeverTouchFunctions) {
     Client c(server().url(), {.engine = ScriptEngine::kScripts});
     exercise(c);
