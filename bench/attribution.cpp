@@ -3,6 +3,7 @@
 // With slowlog-log-slower-than 0, Redis 7 logs every command, including those a script runs
 // (client address "?:0"); a script's commands are logged just before its EVALSHA, and nothing
 // can come between them, so each group of inner entries belongs to the EVALSHA that follows.
+// The same holds for FCALL, which names the function instead of the SHA1.
 
 #include <algorithm>
 #include <cctype>
@@ -50,18 +51,24 @@ struct InnerEntry {
     std::int64_t counted = 0;  // and the increment
 };
 
-// Names the script of an EVALSHA by its SHA1, and counts the messages it handled by the stats
-// counter it moved (sent, delivered, acked...): argument counts no longer tell the scripts apart
-// (a send's runs vary in width).
+// Names the script of an EVALSHA by its SHA1 (of an FCALL by its function), and counts the
+// messages it handled by the stats counter it moved (sent, delivered, acked...): argument counts
+// no longer tell the scripts apart (a send's runs vary in width).
 std::pair<std::string, std::int64_t> classify(const std::vector<RawReply>& args,
                                               const std::vector<InnerEntry>& inner) {
     using namespace detail::scripts;
-    static const std::map<std::string, std::pair<std::string, std::string>> kByHash = {
-        {kSend.sha1, {"send", "sent"}}, {kFetch.sha1, {"fetch", "delivered"}},
-        {kAck.sha1, {"ack", "acked"}},  {kNack.sha1, {"nack", "retried"}},
-        {kExtend.sha1, {"extend", ""}}, {kRelease.sha1, {"release", "released"}},
-        {kStats.sha1, {"stats", ""}},   {kSettings.sha1, {"settings", ""}},
-    };
+    static const auto kByHash = [] {
+        const std::pair<const detail::ScriptSource*, std::string> known[] = {
+            {&kSend, "sent"}, {&kFetch, "delivered"},  {&kAck, "acked"}, {&kNack, "retried"},
+            {&kExtend, ""},   {&kRelease, "released"}, {&kStats, ""},    {&kSettings, ""},
+        };
+        std::map<std::string, std::pair<std::string, std::string>> by;
+        for (const auto& [script, counter] : known) {
+            by[script->sha1] = {script->name, counter};
+            by[script->function] = {script->name, counter};
+        }
+        return by;
+    }();
     const auto it = args.size() > 1 ? kByHash.find(args[1].str) : kByHash.end();
     if (it == kByHash.end()) return {"other", 0};
     std::int64_t msgs = 0;
@@ -95,7 +102,7 @@ Json slowlog_collect(Probe& probe) {
         if (e.size() < 5 || e[3].elements.empty()) continue;
         const auto& args = e[3].elements;
         const std::string cmd = upper(args[0].str);
-        if (cmd == "EVALSHA") {
+        if (cmd == "EVALSHA" || cmd == "FCALL" || cmd == "FCALL_RO" || cmd == "EVALSHA_RO") {
             auto [name, msgs] = classify(args, group);
             ScriptStat& s = scripts[name];
             s.calls += 1;

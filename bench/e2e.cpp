@@ -104,10 +104,10 @@ Json measure_e2e(Context& ctx, const std::string& queue, std::size_t n, const Co
         window.add_redis_fields(out, static_cast<double>(n), false);
         out["redis_cpu_util"] = window.redis_cpu_s() / drain_s;
         out["client_cpu_util"] = window.client_cpu_s() / drain_s;
-        // Only fetch (and extend, every visibility/3) read TIME; ack does not: so the EVALSHA
+        // Only fetch (and extend, every visibility/3) read TIME; ack does not: so the operations'
         // calls split into fetches and ack calls.
         const auto fetches = window.cmd("time").calls;
-        const auto acks = window.cmd("evalsha").calls - fetches;
+        const auto acks = window.operations().calls - fetches;
         out["fetch_calls"] = fetches;
         out["ack_calls"] = acks;
         out["msgs_per_fetch"] =

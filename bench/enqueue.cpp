@@ -96,12 +96,12 @@ Json measure_enqueue(Context& ctx, const std::string& queue, std::size_t n, std:
     out["msgs_per_s"] = static_cast<double>(n) / wall;
     window.add_redis_fields(out, static_cast<double>(n), with_memory);
     // Calls in flight are what a round-trip-bound producer scales with.
-    out["calls_per_s"] = static_cast<double>(window.cmd("evalsha").calls) / wall;
+    out["calls_per_s"] = static_cast<double>(window.operations().calls) / wall;
     out["msgs_per_call"] = static_cast<double>(n) / static_cast<double>(std::max<std::int64_t>(
-                                                        1, window.cmd("evalsha").calls));
+                                                        1, window.operations().calls));
     out["redis_usec_per_call"] =
-        static_cast<double>(window.cmd("evalsha").usec) /
-        static_cast<double>(std::max<std::int64_t>(1, window.cmd("evalsha").calls));
+        static_cast<double>(window.operations().usec) /
+        static_cast<double>(std::max<std::int64_t>(1, window.operations().calls));
     return out;
 }
 

@@ -133,6 +133,9 @@ class Window {
     // Cores kept busy by other processes on this machine during the window (not Redis, not us).
     double other_cpu_util() const;
     CmdStat cmd(const std::string& name) const;
+    // The operations' calls, however they ran: FCALL (function mode) and EVALSHA (scripts), and
+    // their _RO forms.
+    CmdStat operations() const;
     // Per-command deltas, without the probe's INFO.
     std::map<std::string, CmdStat> cmdstats() const;
 
@@ -162,6 +165,8 @@ struct Settings {
     // its unix socket). With --redis rediss://..., --tls-ca names the CA.
     bool tls = false;
     ClientOptions client_options{};
+    // Also in client_options; the modes without TLS make their clients with this alone.
+    ScriptEngine engine = ScriptEngine::kAuto;
     std::vector<std::size_t> sizes;
     std::size_t producers = 64;       // single enqueue
     std::size_t in_flight = 64;       // single enqueue through send_async, from one thread

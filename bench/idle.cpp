@@ -11,7 +11,7 @@ namespace {
 Json measure_idle(Context& ctx, std::size_t consumers, double seconds, bool with_future) {
     Probe& probe = ctx.probe();
     const std::string queue = ctx.fresh_queue("idle");
-    Client client(ctx.url());
+    Client client(ctx.url(), {.engine = ctx.settings().engine});
     if (with_future) {
         client.queue(queue).send(payload16(), SendOptions{.delay = std::chrono::hours(1)});
     }
@@ -38,7 +38,7 @@ Json measure_idle(Context& ctx, std::size_t consumers, double seconds, bool with
     out["seconds"] = window.wall_s();
     out["cmds_per_s"] = per_s;
     out["cmds_per_s_per_consumer"] = per_s / static_cast<double>(consumers);
-    out["fetches_per_s_per_consumer"] = static_cast<double>(window.cmd("evalsha").calls) /
+    out["fetches_per_s_per_consumer"] = static_cast<double>(window.operations().calls) /
                                         window.wall_s() / static_cast<double>(consumers);
     out["redis_cpu_util"] = window.redis_cpu_s() / window.wall_s();
     return out;

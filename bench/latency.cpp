@@ -98,7 +98,7 @@ Json measure_latency(Context& ctx, bool busy, std::size_t n, double rate, int ma
     std::unique_ptr<BusyLoad> load;
     if (busy) load = std::make_unique<BusyLoad>(detail::parse_url(ctx.url()));
 
-    Client client(ctx.url());
+    Client client(ctx.url(), {.engine = ctx.settings().engine});
     Consumer consumer(
         client.leases(queue),
         [&](const Delivery& d) -> Outcome {
@@ -119,7 +119,7 @@ Json measure_latency(Context& ctx, bool busy, std::size_t n, double rate, int ma
     window.start();
     const std::uint64_t ops_before = load ? load->ops() : 0;
     {
-        Client producer(ctx.url());
+        Client producer(ctx.url(), {.engine = ctx.settings().engine});
         Queue q = producer.queue(queue);
         std::mt19937 rng(static_cast<std::uint32_t>(1234 + run));
         std::uniform_int_distribution<int> delay(0, max_delay_ms);

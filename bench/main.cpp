@@ -30,6 +30,8 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --tls                our own redis-server speaks TLS only (certificates made with openssl),
                        and the library connects with rediss://; modes enqueue and e2e
   --tls-ca FILE        with --redis rediss://...: the CA of the server's certificate
+  --engine E           auto (default: the function library, FCALL), functions, or scripts
+                       (EVALSHA, as before it): compares the two in one build
   --sizes LIST         backlog sizes, e.g. 0,1M,10M (k and M suffixes)
   --producers N        single-enqueue producer threads (default 64)
   --in-flight N        single_async enqueue: send_async calls outstanding from its one
@@ -103,6 +105,18 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.tls = true;
         } else if (a == "--tls-ca") {
             s.client_options.tls.ca_file = value();
+        } else if (a == "--engine") {
+            const std::string e = value();
+            if (e == "auto") {
+                s.engine = ScriptEngine::kAuto;
+            } else if (e == "functions") {
+                s.engine = ScriptEngine::kFunctions;
+            } else if (e == "scripts") {
+                s.engine = ScriptEngine::kScripts;
+            } else {
+                throw std::invalid_argument("--engine must be auto, functions or scripts");
+            }
+            s.client_options.engine = s.engine;
         } else if (a == "--sizes") {
             for (const auto& x : split(value())) s.sizes.push_back(parse_count(x));
         } else if (a == "--producers") {

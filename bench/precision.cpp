@@ -126,7 +126,7 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     const std::int64_t start_ms = probe.time_us() / 1000;
     Recorder rec(off, start_ms + spread_ms, start_ms + static_cast<std::int64_t>(seconds * 1000));
 
-    Client client(ctx.url());
+    Client client(ctx.url(), {.engine = ctx.settings().engine});
     Consumer consumer(
         client.leases(queue),
         [&rec](const Delivery& d) -> Outcome {

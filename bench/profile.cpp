@@ -55,7 +55,7 @@ Json timed(Context& ctx, Phase p, Body&& body) {
 
 std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     const std::string name = ctx.fresh_queue("profile");
-    Client client(ctx.url());
+    Client client(ctx.url(), {.engine = ctx.settings().engine});
     Queue q = client.queue(name);
     Leases leases = client.leases(name);
     client.ping();

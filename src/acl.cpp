@@ -15,14 +15,17 @@ namespace {
 // come. AUTH and HELLO need no grant.
 constexpr std::array kReaderCommands = {
     "+ping", "+info", "+time", "+select", "+scan", "+ssubscribe", "+cluster|shards", "+asking",
-    // The read-only scripts (flags=no-writes), and what they call.
-    "+evalsha_ro", "+eval_ro", "+exists", "+hget", "+hmget", "+hgetall", "+zcard", "+zcount",
-    "+zmscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore", "+zrank", "+zscore"};
-// The other scripts, and the writes they call; SPUBLISH wakes consumers. WAIT for acknowledged
-// replication, when it comes.
-constexpr std::array kWriterCommands = {"+evalsha",  "+eval", "+hset", "+hdel",
-                                        "+hincrby",  "+zadd", "+zrem", "+zremrangebyrank",
-                                        "+spublish", "+wait"};
+    // The read-only scripts (flags=no-writes) as functions, FUNCTION LIST to check the loaded
+    // library's code first, and as scripts where the library is not loaded (the fallback);
+    // then what they call.
+    "+fcall_ro", "+function|list", "+evalsha_ro", "+eval_ro", "+exists", "+hget", "+hmget",
+    "+hgetall", "+zcard", "+zcount", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore",
+    "+zrank", "+zscore"};
+// The other scripts (as functions, or as scripts), and the writes they call; SPUBLISH wakes
+// consumers. WAIT for acknowledged replication, when it comes.
+constexpr std::array kWriterCommands = {
+    "+fcall", "+evalsha",         "+eval",     "+hset", "+hdel", "+hincrby", "+zadd",
+    "+zrem",  "+zremrangebyrank", "+spublish", "+wait"};
 // delete.lua unlinks a queue's keys.
 constexpr std::array kAdminCommands = {"+unlink"};
 

@@ -15,6 +15,7 @@
 #include "redis/info.hpp"
 #include "redis/permission.hpp"
 #include "redis/url_secret.hpp"
+#include "scripts.hpp"
 #include "validate.hpp"
 #include "waiter/wake_hub.hpp"
 
@@ -54,7 +55,7 @@ ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
     : endpoint_(std::move(endpoint)),
       options_(std::move(options)),
       tls_(make_tls(endpoint_, options_.tls)),
-      pool_([this] { return connect(); }, options_.pool_size) {}
+      pool_([this] { return connect(); }, options_.pool_size, options_.engine, scripts::kLibrary) {}
 
 ClientCore::~ClientCore() = default;
 
@@ -67,6 +68,7 @@ WakeHub& ClientCore::wake_hub() {
 Connection ClientCore::connect() {
     Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout},
                     tls_.get());
+    pool_.engine().reconnected();
     std::lock_guard lock(check_mutex_);
     if (!checked_) {
         check_server(conn);
@@ -154,6 +156,13 @@ std::vector<std::string> Client::queues() const {
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
+}
+
+EngineStatus Client::engine() const {
+    auto conn = core_->pool().acquire();
+    detail::NodeEngine& node = core_->pool().engine();
+    node.use_functions(*conn);
+    return node.status();
 }
 
 void Client::ping() const {

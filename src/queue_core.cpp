@@ -17,6 +17,10 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       send_target_{client_->pool(), keys_, name_, {options_.max_payload_bytes}},
       coalescer_(send_target_, client_->send_hub()) {}
 
+Reply QueueCore::call(Connection& conn, const ScriptSource& script, const ScriptArgs& args) {
+    return run_script(client_->pool().engine(), conn, script, keys_, args);
+}
+
 std::vector<SendResult> QueueCore::send(Connection& conn,
                                         std::span<const send_codec::MessageRef> messages) {
     return send_now(conn, send_target_, messages);
@@ -24,72 +28,72 @@ std::vector<SendResult> QueueCore::send(Connection& conn,
 
 FetchResult QueueCore::fetch(Connection& conn, std::size_t max_count, Duration visibility) {
     const ScriptArgs args = fetch_codec::encode(max_count, visibility);
-    return fetch_codec::decode(run_script(conn, scripts::kFetch, keys_, args), name_);
+    return fetch_codec::decode(call(conn, scripts::kFetch, args), name_);
 }
 
 std::vector<LeaseResult> QueueCore::ack(Connection& conn, std::span<const Lease> leases) {
     const ScriptArgs args = lease_codec::encode_ack(leases);
-    return lease_codec::decode_ack(run_script(conn, scripts::kAck, keys_, args), leases.size());
+    return lease_codec::decode_ack(call(conn, scripts::kAck, args), leases.size());
 }
 
 LeaseResult QueueCore::nack(Connection& conn, const Lease& lease, std::optional<Duration> delay,
                             std::string_view error, bool dead_now) {
     const ScriptArgs args = lease_codec::encode_nack(lease, {delay, error, dead_now});
-    return lease_codec::decode_nack(run_script(conn, scripts::kNack, keys_, args));
+    return lease_codec::decode_nack(call(conn, scripts::kNack, args));
 }
 
 std::vector<LeaseResult> QueueCore::extend(Connection& conn, std::span<const Lease> leases,
                                            Duration visibility) {
     const ScriptArgs args = lease_codec::encode_extend(leases, visibility);
-    return lease_codec::decode_extend(run_script(conn, scripts::kExtend, keys_, args));
+    return lease_codec::decode_extend(call(conn, scripts::kExtend, args));
 }
 
 std::vector<LeaseResult> QueueCore::release(Connection& conn, std::span<const Lease> leases) {
     const ScriptArgs args = lease_codec::encode_release(leases);
-    return lease_codec::decode_release(run_script(conn, scripts::kRelease, keys_, args));
+    return lease_codec::decode_release(call(conn, scripts::kRelease, args));
 }
 
 CancelResult QueueCore::cancel(Connection& conn, std::string_view id) {
     const ScriptArgs args = encode_id(id);
-    return manage_codec::decode_cancel(run_script(conn, scripts::kCancel, keys_, args));
+    return manage_codec::decode_cancel(call(conn, scripts::kCancel, args));
 }
 
 RescheduleResult QueueCore::reschedule(Connection& conn, std::string_view id,
                                        std::optional<std::int64_t> at_ms, std::int64_t delay_ms) {
     const ScriptArgs args = manage_codec::encode_reschedule(id, at_ms, delay_ms);
-    return manage_codec::decode_reschedule(run_script(conn, scripts::kReschedule, keys_, args));
+    return manage_codec::decode_reschedule(call(conn, scripts::kReschedule, args));
 }
 
 std::optional<MessageInfo> QueueCore::get(Connection& conn, std::string_view id) {
     const ScriptArgs args = encode_id(id);
-    return inspect_codec::decode_get(run_script(conn, scripts::kGet, keys_, args), id);
+    return inspect_codec::decode_get(call(conn, scripts::kGet, args), id);
 }
 
 QueueStats QueueCore::stats(Connection& conn) {
-    return inspect_codec::decode_stats(run_script(conn, scripts::kStats, keys_, ScriptArgs{}));
+    return inspect_codec::decode_stats(call(conn, scripts::kStats, ScriptArgs{}));
 }
 
 MessagePage QueueCore::list(Connection& conn, State state, const PageRequest& page) {
     const ScriptArgs args = inspect_codec::encode_list(state, page);
-    return inspect_codec::decode_list(run_script(conn, scripts::kList, keys_, args), state);
+    return inspect_codec::decode_list(call(conn, scripts::kList, args), state);
 }
 
 QueueSettings QueueCore::settings(Connection& conn, const ScriptArgs& changes) {
     // Reading alone takes the read-only script, which a read-only ACL user may run.
     const ScriptSource& script = changes.size() == 0 ? scripts::kSettingsGet : scripts::kSettings;
-    return settings_codec::decode(run_script(conn, script, keys_, changes));
+    return settings_codec::decode(call(conn, script, changes));
 }
 
 DeleteResult QueueCore::delete_queue(Connection& conn, bool force) {
     const ScriptArgs args = settings_codec::encode_delete(force);
-    return settings_codec::decode_delete(run_script(conn, scripts::kDelete, keys_, args));
+    return settings_codec::decode_delete(call(conn, scripts::kDelete, args));
 }
 
 manage_codec::DeadAnswer QueueCore::dead_letters(Connection& conn, const ScriptSource& script,
                                                  std::span<const std::string> ids,
                                                  std::size_t limit) {
     const ScriptArgs args = manage_codec::encode_dead(ids, limit);
-    return manage_codec::decode_dead(run_script(conn, script, keys_, args));
+    return manage_codec::decode_dead(call(conn, script, args));
 }
 
 }  // namespace delayq::detail

@@ -60,6 +60,9 @@ class QueueCore {
                                           std::span<const std::string> ids, std::size_t limit);
 
   private:
+    // One script call on the queue's keys, run as the client's node runs them.
+    Reply call(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
+
     std::shared_ptr<ClientCore> client_;
     std::string name_;
     QueueOptions options_;

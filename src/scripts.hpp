@@ -7,8 +7,15 @@ struct ScriptSource {
     const char* name;
     const char* source;
     const char* sha1;  // of `source`, computed at build time; EVALSHA names it
-    // Its shebang says flags=no-writes: it runs with EVALSHA_RO / EVAL_RO.
+    // Its shebang says flags=no-writes: it runs with EVALSHA_RO / EVAL_RO, or FCALL_RO.
     bool read_only;
+    const char* function;  // its name in the function library
+};
+
+// Every script as one Redis function library (see cmake/lua_library.cmake).
+struct FunctionLibrary {
+    const char* name;  // delayq_<layout>_<hash>
+    const char* code;  // what FUNCTION LOAD takes, and FUNCTION LIST ... WITHCODE must show
 };
 
 namespace scripts {
@@ -28,6 +35,7 @@ extern const ScriptSource kSend;
 extern const ScriptSource kSettings;
 extern const ScriptSource kSettingsGet;
 extern const ScriptSource kStats;
+extern const FunctionLibrary kLibrary;
 }  // namespace scripts
 
 }  // namespace delayq::detail

@@ -49,7 +49,11 @@ void SendPipeline::start(const SendTarget& target, std::vector<SendSlot*> slots)
         }
         if (!conn_) conn_.emplace(pool_.acquire());
         call.call = send_codec::encode(call.refs, target.defaults);
-        append_script(**conn_, scripts::kSend, target.keys, call.call.args);
+        // With no call in flight, the library may be checked here; behind one, the call goes as
+        // the node is known to run them (a check would read the reply in flight).
+        if (calls_.empty()) pool_.engine().use_functions(**conn_);
+        call.via =
+            append_script(pool_.engine(), **conn_, scripts::kSend, target.keys, call.call.args);
         (**conn_).flush();
     } catch (...) {
         call.error = std::current_exception();
@@ -77,8 +81,9 @@ SendPipeline::Finished SendPipeline::finish() {
     calls_.pop_front();
     read_reply(call);
     if (call.reply && call.reply->is_error()) {
-        // Answering may take more commands on this connection (EVAL after NOSCRIPT, or the
-        // messages again one by one): read the later replies first, so that none is pending.
+        // Answering may take more commands on this connection (the library checked again
+        // after a missing function, EVAL after NOSCRIPT, or the messages again one by one): read
+        // the later replies first, so that none is pending.
         for (Call& later : calls_) read_reply(later);
     }
     Finished out;
@@ -96,8 +101,8 @@ std::exception_ptr SendPipeline::answer(Call& call) {
     if (!failure) {
         try {
             try {
-                Reply r = script_reply(**conn_, scripts::kSend, call.target->keys, call.call.args,
-                                       std::move(*call.reply));
+                Reply r = script_reply(pool_.engine(), **conn_, scripts::kSend, call.target->keys,
+                                       call.call.args, call.via, std::move(*call.reply));
                 auto results = send_codec::decode(r, call.refs, call.call);
                 for (std::size_t i = 0; i < call.slots.size(); ++i) {
                     call.slots[i]->result = std::move(results[i]);

@@ -9,6 +9,7 @@
 #include "codec/send.hpp"
 #include "delayq/types.hpp"
 #include "redis/pool.hpp"
+#include "redis/script.hpp"
 #include "send_target.hpp"
 
 namespace delayq::detail {
@@ -55,7 +56,9 @@ class SendPipeline {
         const SendTarget* target = nullptr;
         std::vector<SendSlot*> slots;
         std::vector<send_codec::MessageRef> refs;
-        send_codec::Call call;  // views refs' payloads; kept for a rerun with EVAL after NOSCRIPT
+        send_codec::Call
+            call;  // views refs' payloads; kept for a rerun (missing function, NOSCRIPT)
+        ScriptVia via = ScriptVia::kScript;
         std::optional<Reply> reply;
         std::exception_ptr error;  // failed to start, or to read the reply
         bool may_be_refused = false;

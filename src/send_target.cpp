@@ -8,8 +8,9 @@ namespace delayq::detail {
 std::vector<SendResult> send_now(Connection& conn, const SendTarget& target,
                                  std::span<const send_codec::MessageRef> messages) {
     const send_codec::Call call = send_codec::encode(messages, target.defaults);
-    return send_codec::decode(run_script(conn, scripts::kSend, target.keys, call.args), messages,
-                              call);
+    return send_codec::decode(
+        run_script(target.pool.engine(), conn, scripts::kSend, target.keys, call.args), messages,
+        call);
 }
 
 }  // namespace delayq::detail

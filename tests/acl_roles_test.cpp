@@ -57,15 +57,18 @@ class AclRolesTest : public RedisTest {
 };
 
 // `command` is EVALSHA or EVALSHA_RO; a script not yet cached on the server is refused as EVAL
-// (or EVAL_RO), the command that then carries it.
+// (or EVAL_RO), the command that then carries it, and a call to a loaded function library as
+// FCALL (FCALL_RO).
 template <class F>
 void expect_refused(const std::string& what, const std::string& command, F&& f) {
     const std::string eval = command == "EVALSHA" ? "EVAL" : "EVAL_RO";
+    const std::string fcall = command == "EVALSHA" ? "FCALL" : "FCALL_RO";
     try {
         f();
         ADD_FAILURE() << what << ": not refused";
     } catch (const PermissionError& e) {
-        EXPECT_TRUE(e.command() == command || e.command() == eval) << what << ": " << e.what();
+        EXPECT_TRUE(e.command() == command || e.command() == eval || e.command() == fcall)
+            << what << ": " << e.what();
         EXPECT_NE(std::string(e.what()).find("Redis refused " + e.command() + " "),
                   std::string::npos)
             << e.what();

@@ -1,7 +1,8 @@
-// delayq queue info: a queue's settings and counts.
+// delayq queue info: a queue's settings and counts, and how this client runs the operations.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
+#include <string>
 
 #include "command_set.hpp"
 #include "errors.hpp"
@@ -23,16 +24,25 @@ int info(const InfoArgs& a, const Invocation& invocation) {
     session.connect();
     const QueueSettings settings = admin.settings();
     const QueueStats stats = admin.stats();
+    const EngineStatus engine = session.client().engine();
+    const bool functions = engine.mode == ScriptEngine::kFunctions;
     if (a.json) {
         Json j = settings_json(settings);
         j["queue"] = a.queue;
         j["stats"] = stats_json(a.queue, stats);
+        j["engine"] = {{"mode", functions ? "functions" : "scripts"},
+                       {"library", engine.library},
+                       {"reason", engine.reason}};
         std::printf("%s\n", to_line(j).c_str());
         return kExitOk;
     }
-    std::printf("%s\n%s  messages        %zu scheduled, %zu ready, %zu in flight, %zu dead\n",
-                a.queue.c_str(), settings_text(settings).c_str(), stats.scheduled, stats.ready,
-                stats.in_flight, stats.dead);
+    const std::string engine_text =
+        functions ? "functions (" + engine.library + ")" : "scripts (EVALSHA): " + engine.reason;
+    std::printf(
+        "%s\n%s  messages        %zu scheduled, %zu ready, %zu in flight, %zu dead\n"
+        "  engine          %s\n",
+        a.queue.c_str(), settings_text(settings).c_str(), stats.scheduled, stats.ready,
+        stats.in_flight, stats.dead, engine_text.c_str());
     return kExitOk;
 }
 
@@ -42,7 +52,9 @@ void add_queue_info(CommandSet& set) {
     auto a = std::make_shared<InfoArgs>();
     CLI::App& cmd = set.add({.path = "queue info",
                              .summary = "Show a queue's settings and its counts per state",
-                             .details = R"(A queue nothing was written to shows the defaults.
+                             .details = R"(A queue nothing was written to shows the defaults. The
+engine line says whether the operations run as Redis functions or, where
+Redis refuses the function library, as scripts (EVALSHA), and why.
 
 Examples:
   delayq queue info orders

@@ -12,8 +12,10 @@ namespace delayq {
 
 // Each role has every grant of the roles before it.
 enum class AclRole {
-    // Stats, peek, get, list, waiting for messages: read-only scripts (EVALSHA_RO), read-only
-    // key access, SCAN. Redis refuses it every write.
+    // Stats, peek, get, list, waiting for messages: read-only functions and scripts
+    // (FCALL_RO, EVALSHA_RO), read-only key access, SCAN. Redis refuses it every write. No role
+    // may FUNCTION LOAD (not key-scoped): an operator's user, or any user with the right,
+    // loads the library; until then the roles run scripts.
     kReader,
     // Also sends, consumes, acks, nacks, cancels, reschedules, settings, dead-letter requeue and
     // purge: every script on the queues' keys. Redis cannot tell these apart (see

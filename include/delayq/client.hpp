@@ -47,6 +47,10 @@ class Client {
     // Throws ServerError when the key holds something else than a secret this made.
     std::string shared_secret() const;
 
+    // Whether the operations run as the function library (FCALL) or as scripts (EVALSHA), and
+    // why; connects and checks the library first if no operation has yet.
+    EngineStatus engine() const;
+
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;
 

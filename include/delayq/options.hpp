@@ -32,6 +32,18 @@ struct TlsOptions {
     }
 };
 
+// How a Client runs delayq's operations on Redis (design.md, section 4, Function library).
+enum class ScriptEngine {
+    // The function library, called with FCALL and loaded where it is missing; on a server that
+    // refuses it (no FUNCTION or FCALL for the ACL user, a proxy, a full Redis), EVALSHA, said
+    // once in the log and by Client::engine(), and functions tried again on a new connection.
+    kAuto,
+    // The function library, or a ConfigurationError where the server refuses it.
+    kFunctions,
+    // EVALSHA and EVAL only, as delayq 0.1 did.
+    kScripts,
+};
+
 struct ClientOptions {
     Duration connect_timeout = std::chrono::seconds(2);
     Duration command_timeout = std::chrono::seconds(2);
@@ -44,6 +56,14 @@ struct ClientOptions {
     // replaces a password the URL has, and a URL with user info but no colon (redis://alice@host)
     // then names the ACL user. Empty is an InvalidArgument (an unset variable, most likely).
     std::optional<std::string> password{};
+    ScriptEngine engine = ScriptEngine::kAuto;
+};
+
+// What a Client runs its operations with, and why (Client::engine()).
+struct EngineStatus {
+    ScriptEngine mode = ScriptEngine::kScripts;  // kFunctions or kScripts
+    std::string library{};  // the function library this client calls: delayq_<layout>_<hash>
+    std::string reason{};   // why it runs scripts; empty with functions
 };
 
 // What a producer's handle checks before sending. How the queue behaves (default max attempts,

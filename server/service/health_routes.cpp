@@ -9,11 +9,15 @@ void add_health_routes(http::Router& router, RouteContext& context) {
                   reply(json_answer(200, {{"status", "ok"}}));
               });
     // Redis answers: a PING through the client's pool (503 redis_unavailable when it does not).
-    add_blocking_route(router, context, http::Verb::get, "/readyz", Access::open(),
-                       [ctx = &context](const http::HttpRequest&) {
-                           ctx->client.ping();
-                           return json_answer(200, {{"status", "ready"}});
-                       });
+    // Also the mode the operations run in; why scripts, for an open route, is the log's to say.
+    add_blocking_route(
+        router, context, http::Verb::get, "/readyz", Access::open(),
+        [ctx = &context](const http::HttpRequest&) {
+            ctx->client.ping();
+            const bool functions = ctx->client.engine().mode == ScriptEngine::kFunctions;
+            return json_answer(
+                200, {{"status", "ready"}, {"engine", functions ? "functions" : "scripts"}});
+        });
 }
 
 }  // namespace delayq::server::service

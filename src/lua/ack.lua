@@ -15,6 +15,8 @@
 -- @include lib/record.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local n = #ARGV
 if n == 0 or n > MAX_BATCH then return bad_argument() end
 local layout_err = check_layout()

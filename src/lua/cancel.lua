@@ -11,6 +11,8 @@
 -- @include lib/blocks.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local id = ARGV[1]
 if id == nil then return bad_argument() end
 local layout_err = check_layout()

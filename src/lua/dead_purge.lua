@@ -10,6 +10,8 @@
 -- @include lib/dead.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
     return bad_argument()

@@ -14,6 +14,8 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
     return bad_argument()

@@ -9,6 +9,8 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local force = ARGV[1]
 if force ~= '0' and force ~= '1' then return bad_argument() end
 if force == '0' then

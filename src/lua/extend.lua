@@ -8,6 +8,8 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1
 if visibility == nil or visibility < 1 or n < 1 or n > MAX_BATCH then

@@ -31,6 +31,8 @@
 -- @include lib/settings.lua
 -- @include lib/lateness.lua
 
+bind_keys(KEYS)
+
 -- Expired leases handled per call, to bound the work per call (a string: see str in
 -- lib/util.lua).
 local SWEEP = '200'

@@ -12,6 +12,8 @@
 -- @include lib/find.lua
 -- @include lib/settings.lua
 
+bind_keys(KEYS)
+
 local id = ARGV[1]
 if id == nil then return bad_argument() end
 local settings, layout_err = read_settings()

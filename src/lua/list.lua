@@ -20,6 +20,8 @@
 -- @include lib/find.lua
 -- @include lib/settings.lua
 
+bind_keys(KEYS)
+
 local state, limit, after_score, after_member = ARGV[1], uint(ARGV[2]), ARGV[3], ARGV[4]
 if limit == nil or limit < 1 or limit > MAX_BATCH
     or (after_score ~= '' and uint(after_score) == nil)

@@ -15,6 +15,8 @@
 -- @include lib/wake.lua
 -- @include lib/settings.lua
 
+bind_keys(KEYS)
+
 local lease, delay = ARGV[1], nil
 if ARGV[2] ~= '' then delay = uint(ARGV[2]) end
 local mode = ARGV[4]

@@ -13,6 +13,8 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
 local layout_err = check_layout()
 if layout_err then return layout_err end

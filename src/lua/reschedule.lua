@@ -15,6 +15,8 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
 local layout_err = check_layout()

@@ -44,6 +44,8 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
+bind_keys(KEYS)
+
 -- A message sent due more than this far ahead keeps its record in the cold hash until it is
 -- first delivered: a backlog of far-future messages then leaves the msg hash, which every
 -- send, fetch and ack of near messages touches, small enough to stay in the CPU's caches.

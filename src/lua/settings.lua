@@ -15,6 +15,8 @@
 -- @include lib/keys.lua
 -- @include lib/settings.lua
 
+bind_keys(KEYS)
+
 local LIMITS = {
     max_attempts = {1, 1000000}, backoff_initial_ms = {0, MAX_TIME_MS},
     backoff_max_ms = {0, MAX_TIME_MS}, backoff_multiplier = {1, 1e9}, backoff_jitter = {0, 1},

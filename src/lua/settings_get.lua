@@ -10,6 +10,8 @@
 -- @include lib/keys.lua
 -- @include lib/settings.lua
 
+bind_keys(KEYS)
+
 local settings, layout_err = read_settings()
 if not settings then return layout_err end
 local out = {settings.layout or ''}

@@ -15,6 +15,8 @@
 -- @include lib/layout.lua
 -- @include lib/lateness.lua
 
+bind_keys(KEYS)
+
 local layout_err = check_layout()
 if layout_err then return layout_err end
 local now = clock()

@@ -2,8 +2,9 @@
 
 namespace delayq::detail {
 
-ConnectionPool::ConnectionPool(Factory factory, std::size_t max_idle)
-    : factory_(std::move(factory)), max_idle_(max_idle) {}
+ConnectionPool::ConnectionPool(Factory factory, std::size_t max_idle, ScriptEngine engine,
+                               const FunctionLibrary& library)
+    : factory_(std::move(factory)), max_idle_(max_idle), engine_(engine, library) {}
 
 ConnectionPool::Lease::~Lease() {
     if (conn_ && pool_ != nullptr) pool_->give_back(std::move(*conn_));

@@ -7,16 +7,19 @@
 #include <vector>
 
 #include "redis/connection.hpp"
+#include "redis/node_engine.hpp"
 
 namespace delayq::detail {
 
-// Idle connections for short operations, shared by threads. A connection goes back to the pool
-// only when it is healthy; one the server has closed is dropped on the way out.
+// Idle connections for short operations, shared by threads, to one node, and what that node runs
+// the operations with (NodeEngine). A connection goes back to the pool only when it is healthy;
+// one the server has closed is dropped on the way out.
 class ConnectionPool {
   public:
     using Factory = std::function<Connection()>;
 
-    ConnectionPool(Factory factory, std::size_t max_idle);
+    ConnectionPool(Factory factory, std::size_t max_idle, ScriptEngine engine,
+                   const FunctionLibrary& library);
 
     class Lease {
       public:
@@ -36,6 +39,7 @@ class ConnectionPool {
 
     // An idle connection, or a new one (which may throw ConnectionError).
     Lease acquire();
+    NodeEngine& engine() { return engine_; }
 
   private:
     void give_back(Connection conn);
@@ -44,6 +48,7 @@ class ConnectionPool {
     std::size_t max_idle_;
     std::mutex mutex_;
     std::vector<Connection> idle_;
+    NodeEngine engine_;
 };
 
 }  // namespace delayq::detail

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "redis/connection.hpp"
+#include "redis/node_engine.hpp"
 #include "scripts.hpp"
 
 namespace delayq::detail {
@@ -26,20 +27,27 @@ class ScriptArgs {
     std::deque<std::string> owned_;  // a deque keeps earlier strings in place as it grows
 };
 
-// Runs a script with EVALSHA, or on NOSCRIPT (a restarted or flushed server) with EVAL, which
-// also caches it. Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for
-// the scripts' own argument checks, ServerError otherwise.
-Reply run_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
-                 const ScriptArgs& args);
+// How a call was sent: as its function in the library (FCALL) or as a script (EVALSHA).
+enum class ScriptVia { kFunction, kScript };
+
+// Runs a script as its function (FCALL) where `node` runs the library, checking the library on
+// `conn` before the first call; else with EVALSHA. A function found missing (FUNCTION FLUSH, a
+// failover) is checked, loaded and called again once, or run as a script where the load is
+// refused; NOSCRIPT (a restarted or flushed server) runs EVAL, which also caches the script.
+// Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for the scripts'
+// own argument checks, ServerError otherwise.
+Reply run_script(NodeEngine& node, Connection& conn, const ScriptSource& script,
+                 std::span<const std::string> keys, const ScriptArgs& args);
 
 // run_script in two halves, for calls pipelined on one connection: append_script queues the
-// EVALSHA (Connection::flush sends it); script_reply takes its reply and does the rest. On
-// NOSCRIPT, script_reply runs EVAL on `conn`, so no other reply may be pending on it then
-// (is_noscript tells beforehand).
-void append_script(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
-                   const ScriptArgs& args);
-Reply script_reply(Connection& conn, const ScriptSource& script, std::span<const std::string> keys,
-                   const ScriptArgs& args, Reply reply);
-bool is_noscript(const Reply& reply);
+// call (Connection::flush sends it), as a function only once `node` knows the library ready,
+// since a check cannot run between pipelined calls; script_reply takes its reply and does the
+// rest. After an error reply (a missing function, NOSCRIPT) script_reply runs more commands on
+// `conn`, so no other reply may be pending on it then.
+ScriptVia append_script(NodeEngine& node, Connection& conn, const ScriptSource& script,
+                        std::span<const std::string> keys, const ScriptArgs& args);
+Reply script_reply(NodeEngine& node, Connection& conn, const ScriptSource& script,
+                   std::span<const std::string> keys, const ScriptArgs& args, ScriptVia via,
+                   Reply reply);
 
 }  // namespace delayq::detail

@@ -49,11 +49,14 @@ class AclUsers : public AclCliTest {
                         const std::string& command) const {
         const CliResult r = cli(args, as(user));
         EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
-        // A script not yet cached on the server is refused as EVAL (EVAL_RO).
+        // A script not yet cached on the server is refused as EVAL (EVAL_RO), a call to the
+        // loaded function library as FCALL (FCALL_RO).
         const std::string eval = command == "EVALSHA" ? "EVAL" : "EVAL_RO";
-        EXPECT_TRUE(
-            r.err.find("permission denied: Redis refused " + command + " ") != std::string::npos ||
-            r.err.find("permission denied: Redis refused " + eval + " ") != std::string::npos)
+        const std::string fcall = command == "EVALSHA" ? "FCALL" : "FCALL_RO";
+        const auto refused = [&](const std::string& c) {
+            return r.err.find("permission denied: Redis refused " + c + " ") != std::string::npos;
+        };
+        EXPECT_TRUE(refused(command) || refused(eval) || refused(fcall))
             << args[0] << ": " << r.err;
         EXPECT_EQ(r.err.find(kPassword), std::string::npos) << r.err;
     }

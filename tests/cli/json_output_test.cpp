@@ -137,6 +137,8 @@ TEST_F(JsonOutputTest, StatsQueuesAndQueueInfoConform) {
     const Json info = one_object(cli({"queue", "info", "q", "--json"}));
     expect_conforms(info, "Queue");
     expect_conforms(info["stats"], "Stats");
+    EXPECT_EQ(info["engine"]["mode"], "functions");
+    EXPECT_EQ(info["engine"]["reason"], "");
 }
 
 TEST_F(JsonOutputTest, ConsumeLinesConform) {

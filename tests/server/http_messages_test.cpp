@@ -228,5 +228,25 @@ TEST_F(HttpMessagesTest, HealthzAnswersAlwaysAndReadyzOnlyWhileRedisAnswers) {
     EXPECT_EQ(http().get("/readyz").status, 200u);
 }
 
+TEST_F(HttpMessagesTest, ReadyzSaysHowTheOperationsRun) {
+    const HttpResult ready = http().get("/readyz");
+    ASSERT_EQ(ready.status, 200u) << ready.body;
+    EXPECT_EQ(ready.json()["engine"], "functions");
+}
+
+class HttpReadyzTest : public ServiceTest {};
+
+TEST_F(HttpReadyzTest, SaysScriptsWhereAnotherLibraryHoldsTheName) {
+    const std::string name =
+        Client(redis().url(), {.engine = ScriptEngine::kScripts}).engine().library;
+    const std::string forged = "#!lua name=" + name + "\nredis.register_function('" + name +
+                               "_get', function() return 1 end)";
+    ASSERT_FALSE(redis().command({"FUNCTION", "LOAD", forged}).is_error());
+    start();
+    const HttpResult ready = http().get("/readyz");
+    ASSERT_EQ(ready.status, 200u) << ready.body;
+    EXPECT_EQ(ready.json()["engine"], "scripts");
+}
+
 }  // namespace
 }  // namespace delayq::test

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,12 +67,30 @@ struct SentAndLeased {
     Delivery delivery;
 };
 
+// DELAYQ_ENGINE=scripts (or functions, auto) runs the fixture's client that way, so that CI runs
+// the suite in both modes (tests/CMakeLists.txt); unset, a test's own choice stands.
+inline ClientOptions with_engine_from_env(ClientOptions options) {
+    const char* engine = std::getenv("DELAYQ_ENGINE");
+    if (engine == nullptr || *engine == '\0') return options;
+    const std::string name = engine;
+    if (name == "scripts") {
+        options.engine = ScriptEngine::kScripts;
+    } else if (name == "functions") {
+        options.engine = ScriptEngine::kFunctions;
+    } else if (name == "auto") {
+        options.engine = ScriptEngine::kAuto;
+    } else {
+        throw std::invalid_argument("DELAYQ_ENGINE must be auto, functions or scripts: " + name);
+    }
+    return options;
+}
+
 // Each test gets its own redis-server, a client on it and a queue named "q".
 class RedisTest : public ::testing::Test {
   protected:
     void SetUp() override {
         server_ = std::make_unique<RedisServer>(server_options());
-        client_.emplace(server_->url(), client_options());
+        client_.emplace(server_->url(), with_engine_from_env(client_options()));
     }
 
     virtual RedisServerOptions server_options() const { return {}; }

@@ -27,8 +27,12 @@
 -- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
 -- just the sequence key when the id was generated (then the id is the sequence key). The
 -- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
-local K = {
-    msg = KEYS[1], pending = KEYS[2], inflight = KEYS[3], dead = KEYS[4],
-    err = KEYS[5], stats = KEYS[6], wake = KEYS[7], cold = KEYS[8], blocks = KEYS[9],
-    blockidx = KEYS[10], settings = KEYS[11], lateness = KEYS[12],
-}
+-- K names them for the helpers. bind_keys fills it in, first thing in every operation: in the
+-- function library the helpers are defined once, before any call's KEYS exist. One call runs at
+-- a time, and each binds all twelve, so nothing of a call before remains.
+local K = {}
+local function bind_keys(keys)
+    K.msg, K.pending, K.inflight, K.dead = keys[1], keys[2], keys[3], keys[4]
+    K.err, K.stats, K.wake, K.cold, K.blocks = keys[5], keys[6], keys[7], keys[8], keys[9]
+    K.blockidx, K.settings, K.lateness = keys[10], keys[11], keys[12]
+end

@@ -1,11 +1,12 @@
 -- The layout version of the key layout and record format, in the settings hash (KEYS[11], see
 -- lib/keys.lua): what every script checks first.
+-- @include lib/constants.lua
 -- @include lib/keys.lua
 
 -- The version of the key layout and record format these scripts read and write. A queue records
 -- it with its first send; a client of another version is refused with a clear error instead of
 -- misreading (and then rewriting) records it does not know, e.g. during a rolling upgrade.
-local LAYOUT = '1'
+local LAYOUT = LAYOUT_VERSION .. ''
 
 -- An error reply when `layout` (the queue's recorded version, or nil for none yet) is not
 -- LAYOUT; nil when the queue can be used.
