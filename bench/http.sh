@@ -16,32 +16,10 @@ delayq=$(realpath "${1:?usage: bench/http.sh DELAYQ [RUNS [SECONDS]]}")
 runs=${2:-5}
 seconds=${3:-10}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-redis_port=$(free_port)
-http_port=$(free_port)
-serve_pid=
-cleanup() {
-    [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
-    kill "$(cat "$tmp/redis.pid")" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
-    --enable-debug-command local --daemonize yes --pidfile "$tmp/redis.pid" --logfile "$tmp/redis.log"
-until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
-export DELAYQ_REDIS_URL="redis://127.0.0.1:$redis_port"
-
-DELAYQ_TOKEN=$("$delayq" token new --name bench --scopes send,consume,read --queues '*' \
-    --auth-file "$tmp/auth")
-export DELAYQ_TOKEN
-# The access log (one line a request on stderr) is part of what the server does per request.
-"$delayq" serve --listen "127.0.0.1:$http_port" --auth-file "$tmp/auth" --max-connections 12000 \
-    --max-polls-per-token 12000 \
-    2>"$tmp/serve.log" &
-serve_pid=$!
-until grep -q 'listening on' "$tmp/serve.log"; do sleep 0.05; done
-url="http://127.0.0.1:$http_port"
+redis_args=(--enable-debug-command local)
+serve_args=(--max-connections 12000 --max-polls-per-token 12000)
+# shellcheck source=bench/http/serve_up.sh
+source "$here/http/serve_up.sh"
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 # wrk's "Requests/sec:" line, failing the run on any non-2xx answer or socket error.

@@ -12,28 +12,10 @@ delayq=$(realpath "${1:?usage: server_cpu.sh DELAYQ lease_ack|batch|single [SECO
 mode=${2:?usage: server_cpu.sh DELAYQ lease_ack|batch|single [SECONDS]}
 seconds=${3:-10}
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-redis_port=$(free_port)
-http_port=$(free_port)
-serve_pid=
-cleanup() {
-    [[ -n $serve_pid ]] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
-    kill "$(cat "$tmp/redis.pid")" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$tmp" \
-    --daemonize yes --pidfile "$tmp/redis.pid" --logfile "$tmp/redis.log"
-until redis-cli -p "$redis_port" ping >/dev/null 2>&1; do sleep 0.05; done
-export DELAYQ_REDIS_URL="redis://127.0.0.1:$redis_port"
-DELAYQ_TOKEN=$("$delayq" token new --name bench --scopes send,consume,read --queues '*' \
-    --auth-file "$tmp/auth" 2>/dev/null)
-export DELAYQ_TOKEN
-"$delayq" serve --listen "127.0.0.1:$http_port" --auth-file "$tmp/auth" 2>"$tmp/serve.log" &
-serve_pid=$!
-until grep -q 'listening on' "$tmp/serve.log"; do sleep 0.05; done
-url="http://127.0.0.1:$http_port"
+redis_args=()
+serve_args=()
+# shellcheck source=bench/http/serve_up.sh
+source "$here/serve_up.sh"
 
 # utime + stime of a process, in clock ticks.
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
