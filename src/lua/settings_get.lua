@@ -17,6 +17,6 @@ if not settings then return layout_err end
 local out = {settings.layout or ''}
 for _, name in ipairs(SETTINGS) do
     out[#out + 1] = name
-    out[#out + 1] = tostring(settings[name])
+    out[#out + 1] = exact_str(settings[name])
 end
 return out

@@ -17,15 +17,13 @@
 // in microseconds and is exact only until 2255 (design.md section 2); a server clock moved
 // onto a due time in the year 9999 gives 15-digit sequence keys, which is out of contract.
 //
-// Known bug (the inputs that show it are left out unless DELAYQ_MODEL_KNOWN_BUGS is set; then
-// seeds 1, 2 and 3 fail within ~200 steps): settings.lua and settings_get.lua answer every
-// value with Lua's tostring, which formats numbers with "%.14g". QueueAdmin::settings() and
-// update_settings() therefore misreport a backoff multiplier or jitter of more than 14
-// significant digits (jitter 0.55357342284815381 reads back as 0.55357342284815003; seed 1,
-// step 169) and any duration of 15 digits (dead_max_age 253402300799999, the largest allowed,
-// reads back as 253402300800000, which update_settings would refuse), while nack and the
-// retention trim use the exact stored value. design.md (section 4, settings) says the script
-// returns "name, value of every setting"; the values in force and the values reported differ.
+// A bug this test found, fixed: settings.lua and settings_get.lua answered every value with
+// Lua's tostring ("%.14g"), so QueueAdmin::settings() and update_settings() misreported a
+// backoff multiplier or jitter of more than 14 significant digits (0.55357342284815381 read
+// back as 0.55357342284815003; seed 1, step 169) and any duration of 15 digits (the largest
+// dead_max_age, 253402300799999, read back as 253402300800000, which update_settings refuses),
+// while nack and the retention trim used the exact stored value. They now answer with
+// exact_str (lib/util.lua); the driver always sends settings of full precision.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -68,8 +66,9 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     ASSERT_EQ(server.time_ms(), clock.now_ms());
 
     const Client client(server.url());
-    Driver driver(seed, server, client, clock, {"q", "orders:eu-1"},
-                  std::getenv("DELAYQ_MODEL_KNOWN_BUGS") != nullptr);
+    // The inputs of the fixed settings bug are always on; unsetting DELAYQ_MODEL_KNOWN_BUGS no
+    // longer leaves them out.
+    Driver driver(seed, server, client, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true);
     const std::string failure = driver.run(steps());
     EXPECT_TRUE(failure.empty()) << failure;
     std::cout << driver.summary();

@@ -8,6 +8,17 @@ local function str(n)
     return string.format('%.0f', n)
 end
 
+-- Formats any number so that it reads back as the same double: the shortest of 14 to 17
+-- significant digits that does. tostring keeps 14, which misreported a setting of more
+-- (a jitter of 0.55357342284815381, a 15-digit duration) as another value than the one in force.
+local function exact_str(n)
+    for digits = 14, 16 do
+        local s = string.format('%.' .. digits .. 'g', n)
+        if tonumber(s) == n then return s end
+    end
+    return string.format('%.17g', n)
+end
+
 -- Returns the Redis server's time as unix milliseconds and as unix microseconds.
 local function clock()
     local t = redis.call('TIME')
