@@ -64,3 +64,18 @@ function(lua_strip_includes text out_var)
     string(SUBSTRING "${stripped}" 1 -1 stripped)
     set(${out_var} "${stripped}" PARENT_SCOPE)
 endfunction()
+
+# The script at `path`: its first line, which must be a `#!lua` shebang (Redis 7 reads script
+# flags from it), and the rest of its text.
+function(lua_read_script path shebang_var rest_var)
+    file(READ "${path}" text)
+    string(FIND "${text}" "\n" first_newline)
+    string(SUBSTRING "${text}" 0 ${first_newline} shebang)
+    if(NOT shebang MATCHES "^#!lua")
+        message(FATAL_ERROR "${path}: the first line must be a '#!lua' shebang")
+    endif()
+    math(EXPR rest_start "${first_newline} + 1")
+    string(SUBSTRING "${text}" ${rest_start} -1 rest)
+    set(${shebang_var} "${shebang}" PARENT_SCOPE)
+    set(${rest_var} "${rest}" PARENT_SCOPE)
+endfunction()
