@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <deque>
+#include <random>
 
 #include "modes.hpp"
 
@@ -51,6 +52,64 @@ Json timed(Context& ctx, Phase p, Body&& body) {
     w.stop();
     run_hook(ctx, p.variant);
     return phase_line(p, w);
+}
+
+// The shapes of the precision mode's steady load (due times spread over 10 s): sends of a
+// millisecond's worth of messages, each with its own delay; fetches and acks of the few that
+// fell due since the last call, each with its own due time.
+void spread_phases(Context& ctx, Client& client, const std::string& name, std::size_t n,
+                   std::vector<Json>& lines) {
+    constexpr std::size_t kPerSend = 15;
+    constexpr std::size_t kPerFetch = 8;
+    Queue q = client.queue(name);
+    Leases leases = client.leases(name);
+    const std::string payload = payload16();
+    std::mt19937_64 random(7);  // the same delays in every run
+    std::uniform_int_distribution<std::int64_t> delay_ms(0, 9'999);
+    std::vector<Message> batch(kPerSend, Message{payload, {}});
+    auto send_spread = [&](std::size_t count, Phase* p) {
+        for (std::size_t sent = 0; sent < count; sent += kPerSend) {
+            for (auto& m : batch) m.options.delay = Duration(delay_ms(random));
+            q.send_batch(std::span<const Message>(batch).first(std::min(kPerSend, count - sent)));
+            if (p != nullptr) ++p->calls;
+        }
+    };
+    send_spread(n, nullptr);  // a queue of some size to insert into
+    lines.push_back(
+        timed(ctx, Phase{"send_15_spread", n, 0}, [&](Phase& p) { send_spread(n, &p); }));
+    // Every message due, each at its own millisecond, in the past.
+    const TimePoint base = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now() -
+                                                                  std::chrono::hours(2));
+    for (std::size_t sent = 0; sent < n; sent += kPerSend) {
+        for (std::size_t i = 0; i < kPerSend; ++i) {
+            batch[i].options =
+                SendOptions{.at = base + Duration(static_cast<std::int64_t>(sent + i))};
+        }
+        q.send_batch(std::span<const Message>(batch).first(std::min(kPerSend, n - sent)));
+    }
+    std::deque<Lease> leased;
+    lines.push_back(timed(ctx, Phase{"fetch_8_spread", 0, 0}, [&](Phase& p) {
+        while (p.msgs < n) {
+            FetchResult r = leases.fetch(std::min(kPerFetch, n - p.msgs), std::chrono::minutes(10));
+            ++p.calls;
+            if (r.deliveries.empty()) break;
+            p.msgs += r.deliveries.size();
+            for (auto& d : r.deliveries) leased.push_back(d.lease());
+        }
+    }));
+    lines.push_back(timed(ctx, Phase{"ack_8", 0, 0}, [&](Phase& p) {
+        std::vector<Lease> chunk;
+        while (!leased.empty()) {
+            chunk.clear();
+            while (chunk.size() < kPerFetch && !leased.empty()) {
+                chunk.push_back(leased.front());
+                leased.pop_front();
+            }
+            leases.ack(chunk);
+            p.msgs += chunk.size();
+            ++p.calls;
+        }
+    }));
 }
 
 std::vector<Json> profile_once(Context& ctx, std::size_t n) {
@@ -141,8 +200,10 @@ std::vector<Json> profile_once(Context& ctx, std::size_t n) {
     lines.push_back(timed(ctx, Phase{"fetch_idle", idle_calls, idle_calls}, [&](Phase&) {
         for (std::size_t i = 0; i < idle_calls; ++i) idle.fetch(100, visibility);
     }));
+    spread_phases(ctx, client, name + "-spread", n, lines);
     ctx.probe().drop_queue(name);
     ctx.probe().drop_queue(name + "-empty");
+    ctx.probe().drop_queue(name + "-spread");
     return lines;
 }
 
