@@ -108,6 +108,7 @@ if head and head <= now and not paused then
 end
 local total = n1 + (rest and #rest / 2 or 0)
 local deliveries = {}
+local leased = 0  -- deliveries this call made, each a lease in inflight
 if total > 0 then
     local ids, members = {}, {}
     for i = 1, total do
@@ -225,6 +226,7 @@ if total > 0 then
     if run_at > 0 then deliveries[run_at] = run_n end
     if #left_cold > 0 then redis.call('HDEL', K.cold, unpack(left_cold)) end
     leave_blocks(left_blocks)
+    leased = w / 2
     if w > 0 then
         redis.call('HSET', K.msg, unpack(hset))
         redis.call('ZADD', K.inflight, unpack(zadd))
@@ -246,7 +248,13 @@ end
 -- once. Otherwise the caller may sleep until the next head, even after a full batch.
 if #lapsed > 0 or total > 0 then
     head = head_due()
-    lease_head = head_score(K.inflight)
+    if #lapsed > 0 then
+        lease_head = head_score(K.inflight)
+    elseif leased > 0 and (lease_head == nil or now + visibility < lease_head) then
+        -- Only this call's leases joined the inflight set, all with one deadline: a read less
+        -- for the usual fetch.
+        lease_head = now + visibility
+    end
 end
 local next_ms = -1
 -- Paused, the pending messages are not this call's to report: the consumer sleeps until a
