@@ -115,6 +115,9 @@ void validate_consumer_options(const ConsumerOptions& options) {
     timer(options.visibility_timeout, "visibility timeout");
     timer(options.shutdown_timeout, "shutdown_timeout");
     validate_idle_check(options.idle_check);
+    if (options.ack_linger.count() < 0 || options.ack_linger > std::chrono::seconds(1)) {
+        invalid("ack_linger", "must be from 0 to 1 s");
+    }
     if (options.backoff) validate_backoff(*options.backoff);
 }
 

@@ -125,6 +125,13 @@ struct ConsumerOptions {
     std::optional<Backoff> backoff{};
     // How long stop() lets running handlers finish.
     Duration shutdown_timeout = std::chrono::seconds(30);
+    // The longest an ack waits for others to share its script call: one call of one ack costs
+    // Redis about as much as five acks in one (docs/benchmarks.md), and at a few hundred messages
+    // a second each ack would otherwise go alone. Nacks and releases, which make a message due
+    // again, never wait, nor does anything once a batch is full or the consumer stops. 0: each
+    // call takes only what piled up while the one before was under way. Capped at a tenth of
+    // visibility_timeout, so that a waiting ack never outlives its lease; at most 1 s.
+    Duration ack_linger = std::chrono::milliseconds(2);
     // The longest a consumer sleeps without a wake-up signal: a safety net for lost signals
     // (resubscribing after a broken connection also wakes it). An idle consumer's check costs
     // Redis five commands (one script call), so the default is about one command per second.

@@ -1,5 +1,6 @@
 #include "consumer/completer.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <vector>
@@ -82,11 +83,13 @@ bool Completer::wait_flushed(std::chrono::steady_clock::time_point deadline) {
 }
 
 void Completer::run() {
+    const ConsumerOptions& options = context_.options;
+    const Duration linger = std::min(options.ack_linger, options.visibility_timeout / 10);
     std::optional<Connection> conn;
     int failures = 0;
     std::vector<Completion> batch;
     for (;;) {
-        if (batch.empty() && !completions_.take(batch)) break;  // closed and drained
+        if (batch.empty() && !completions_.take(batch, linger)) break;  // closed and drained
         try {
             if (!conn) conn.emplace(context_.core->client().connect());
             send_batch(context_, held_, *conn, batch);

@@ -28,9 +28,10 @@ class CompletionQueue {
   public:
     void push(Completion completion);
     void push(std::vector<Completion>& completions);  // moves them out, leaves it empty
-    // Blocks until outcomes are queued, and moves them all into `batch`. False once the queue is
-    // closed and drained.
-    bool take(std::vector<Completion>& batch);
+    // Blocks until outcomes are queued, and moves them all into `batch`. While they are all acks
+    // and fewer than a full call, it waits up to `linger` from the first for more to join them
+    // (see ConsumerOptions::ack_linger). False once the queue is closed and drained.
+    bool take(std::vector<Completion>& batch, Duration linger = Duration::zero());
     // What is queued is still taken; then take() answers false.
     void close();
 
@@ -38,6 +39,7 @@ class CompletionQueue {
     std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<Completion> queued_;
+    std::size_t not_acks_ = 0;  // queued outcomes that must not wait (nacks, releases)
     bool closed_ = false;
 };
 
