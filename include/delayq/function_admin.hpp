@@ -59,7 +59,9 @@ struct PruneResult {
 // From Client::functions(). Cheap to copy; thread-safe. Needs FUNCTION LIST (status), and
 // FUNCTION LOAD (load) or FUNCTION DELETE (prune): `delayq acl --functions`. A refused command
 // throws PermissionError, a full Redis refusing a load OutOfMemoryError, another refusal
-// ServerError; connection failures as every operation.
+// ServerError; connection failures as every operation. Asked for explicitly, these send their
+// FUNCTION commands whatever ClientOptions::engine says (kScripts keeps only the operations
+// off the library).
 class FunctionAdmin {
   public:
     // What the server holds; loads and deletes nothing.
