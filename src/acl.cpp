@@ -118,6 +118,18 @@ std::vector<std::string> acl_shared_secret_command(std::string_view user) {
             "(~" + std::string(detail::kSharedSecretKey) + " +set)"};
 }
 
+std::vector<std::string> acl_functions_command(std::string_view user) {
+    validate_user(user);
+    // Added to the user's commands, not reset: it goes after a role's lines. No FUNCTION FLUSH
+    // (delayq never flushes) and no RESTORE: DELETE removes one library by name.
+    return {"ACL",
+            "SETUSER",
+            std::string(user),
+            "+function|load",
+            "+function|list",
+            "+function|delete"};
+}
+
 std::string redis_cli_line(const std::vector<std::string>& argv) {
     std::string line;
     for (const std::string& arg : argv) {

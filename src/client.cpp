@@ -165,6 +165,8 @@ EngineStatus Client::engine() const {
     return node.status();
 }
 
+FunctionAdmin Client::functions() const { return FunctionAdmin(core_); }
+
 void Client::ping() const {
     auto conn = core_->pool().acquire();
     detail::Reply r = conn->command({"PING"});

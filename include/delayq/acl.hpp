@@ -14,8 +14,8 @@ namespace delayq {
 enum class AclRole {
     // Stats, peek, get, list, waiting for messages: read-only functions and scripts
     // (FCALL_RO, EVALSHA_RO), read-only key access, SCAN. Redis refuses it every write. No role
-    // may FUNCTION LOAD (not key-scoped): an operator's user, or any user with the right,
-    // loads the library; until then the roles run scripts.
+    // may FUNCTION LOAD (not key-scoped): an operator's user (acl_functions_command), or any
+    // user with the right, loads the library; until then the roles run scripts.
     kReader,
     // Also sends, consumes, acks, nacks, cancels, reschedules, settings, dead-letter requeue and
     // purge: every script on the queues' keys. Redis cannot tell these apart (see
@@ -42,6 +42,13 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
 // selector: SET on that one key, nothing else), which `delayq serve` needs unless it is given
 // --lease-key-file. Throws InvalidArgument for a bad user name, as acl_commands.
 std::vector<std::string> acl_shared_secret_command(std::string_view user);
+
+// The ACL SETUSER command that also lets `user` load, list and delete Redis function libraries
+// (FUNCTION LOAD, LIST, DELETE): the operator's grant that `delayq functions load` and `prune`
+// need, and with which a client loads the library itself. Not key-scoped: a library is code
+// for every user of the server, so no role has it. Throws InvalidArgument for a bad user name,
+// as acl_commands.
+std::vector<std::string> acl_functions_command(std::string_view user);
 
 // One command as a line redis-cli reads (from its standard input, say): arguments separated
 // by spaces, double-quoted where redis-cli would otherwise split or unescape them.

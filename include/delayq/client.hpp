@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "delayq/function_admin.hpp"
 #include "delayq/leases.hpp"
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
@@ -50,6 +51,8 @@ class Client {
     // Whether the operations run as the function library (FCALL) or as scripts (EVALSHA), and
     // why; connects and checks the library first if no operation has yet.
     EngineStatus engine() const;
+    // The function library on the server, for operators: load ahead, status, prune.
+    FunctionAdmin functions() const;
 
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;

@@ -6,6 +6,7 @@
 #include "delayq/consumer.hpp"
 #include "delayq/delivery.hpp"
 #include "delayq/error.hpp"
+#include "delayq/function_admin.hpp"
 #include "delayq/leases.hpp"
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"

@@ -2,7 +2,6 @@
 // their role's work and nothing else; docs/design.md shows its output.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -20,15 +19,6 @@ struct Role {
     const char* role;
 };
 constexpr Role kRoles[] = {{"dash", "reader"}, {"shop", "writer"}, {"ops", "admin"}};
-
-// Feeds `lines` to redis-cli on the test's server, as the all-powerful default user.
-void redis_cli(const RedisServer& redis, const std::string& lines) {
-    const std::string command = "redis-cli -p " + std::to_string(redis.port()) + " >/dev/null";
-    FILE* pipe = ::popen(command.c_str(), "w");
-    ASSERT_NE(pipe, nullptr);
-    std::fputs(lines.c_str(), pipe);
-    ASSERT_EQ(::pclose(pipe), 0);
-}
 
 class AclUsers : public AclCliTest {
   protected:

@@ -1,5 +1,6 @@
 #include "cli/cli_fixture.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -65,6 +66,14 @@ Json CliTest::stats(const std::string& queue) const {
 
 std::string CliTest::fingerprint() const {
     return std::to_string(redis_.dbsize()) + "/" + redis_.command({"DEBUG", "DIGEST"}).str;
+}
+
+void redis_cli(const RedisServer& redis, const std::string& lines) {
+    const std::string command = "redis-cli -p " + std::to_string(redis.port()) + " >/dev/null";
+    FILE* pipe = ::popen(command.c_str(), "w");
+    ASSERT_NE(pipe, nullptr);
+    std::fputs(lines.c_str(), pipe);
+    ASSERT_EQ(::pclose(pipe), 0);
 }
 
 std::vector<Json> json_lines(const std::string& text) {

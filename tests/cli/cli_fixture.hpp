@@ -45,6 +45,10 @@ class CliTest : public ::testing::Test {
     std::filesystem::path home_;     // DELAYQ_HOME
 };
 
+// Feeds `lines` (`delayq acl`'s output, say) to redis-cli on `redis`, as the all-powerful
+// default user.
+void redis_cli(const RedisServer& redis, const std::string& lines);
+
 std::vector<Json> json_lines(const std::string& text);
 std::size_t count_lines(const std::string& text);
 // Polls pred every few milliseconds until it holds or the deadline passes.

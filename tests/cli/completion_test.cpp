@@ -69,7 +69,7 @@ ask delayq queue set q --dead
     const auto top = split(lines[1]);
     for (const std::string c :
          {"send", "consume", "cancel", "reschedule", "stats", "queues", "peek", "dead", "queue",
-          "local", "demo", "completion", "version"}) {
+          "local", "functions", "demo", "completion", "version"}) {
         EXPECT_TRUE(has(top, c)) << c << " in: " << lines[1];
     }
     EXPECT_EQ(lines[2], "list requeue purge");

@@ -74,6 +74,7 @@ TEST_F(GlobalOptionsTest, EveryCommandsHelpListsTheGlobalOptionsAndTheExitStatus
     }
     for (const std::string sub : {"list", "requeue", "purge"}) paths.push_back({"dead", sub});
     for (const std::string sub : {"status", "stop"}) paths.push_back({"local", sub});
+    for (const std::string sub : {"load", "status", "prune"}) paths.push_back({"functions", sub});
     for (const std::string sub : {"info", "set", "pause", "resume", "delete"}) {
         paths.push_back({"queue", sub});
     }

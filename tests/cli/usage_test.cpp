@@ -42,6 +42,10 @@ TEST_F(UsageTest, EveryCommandHasHelpWithExamples) {
         {"queue", "pause"},
         {"queue", "resume"},
         {"queue", "delete"},
+        {"functions"},
+        {"functions", "load"},
+        {"functions", "status"},
+        {"functions", "prune"},
         {"completion"},
     };
     for (auto args : commands) {
@@ -63,6 +67,10 @@ TEST_F(UsageTest, CommandsThatTalkToRedisTakeTheRedisOption) {
     }
     for (const std::string sub : {"list", "requeue", "purge"}) {
         const CliResult r = cli({"dead", sub, "--help"});
+        EXPECT_NE(r.out.find("--redis"), std::string::npos) << sub;
+    }
+    for (const std::string sub : {"load", "status", "prune"}) {
+        const CliResult r = cli({"functions", sub, "--help"});
         EXPECT_NE(r.out.find("--redis"), std::string::npos) << sub;
     }
 }

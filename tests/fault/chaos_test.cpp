@@ -75,6 +75,14 @@ class FaultChaos : public FaultTest {
         record_fault("script_flush", "", now, now);
     }
 
+    // The function library gone at once from under every worker: each reloads it on its next
+    // call.
+    void flush_functions() {
+        const std::int64_t now = redis_now();
+        server().command({"FUNCTION", "FLUSH"});
+        record_fault("function_flush", "", now, now);
+    }
+
     void pause_clients() {
         const std::int64_t start = redis_now();
         server().command({"CLIENT", "PAUSE", std::to_string(between(600, 1200)), "ALL"});
@@ -106,7 +114,7 @@ TEST_F(FaultChaos, NothingLostUnderRandomFaults) {
     // sequence of faults (kinds, targets, pauses), whatever the machine's speed.
     for (long long step = 0; step < seconds; ++step) {
         std::this_thread::sleep_for(std::chrono::milliseconds(between(200, 800)));
-        switch (between(0, 5)) {
+        switch (between(0, 6)) {
             case 0:
                 kill_consumer();
                 break;
@@ -121,6 +129,9 @@ TEST_F(FaultChaos, NothingLostUnderRandomFaults) {
                 break;
             case 4:
                 flush_scripts();
+                break;
+            case 5:
+                flush_functions();
                 break;
             default:
                 pause_clients();

@@ -69,7 +69,7 @@ WorkerProcess& FaultTest::spawn(const std::string& name, std::vector<std::string
     std::vector<std::string> argv = wrapper.argv;
     argv.push_back(DELAYQ_FAULT_WORKER);
     const std::vector<std::string> common = {
-        "--name",  name,   "--redis",   server_->url(),
+        "--name",  name,   "--redis",   worker_url_.empty() ? server_->url() : worker_url_,
         "--queue", kQueue, "--history", (dir_ / (name + ".history")).string()};
     argv.insert(argv.end(), common.begin(), common.end());
     argv.insert(argv.end(), args.begin(), args.end());

@@ -96,6 +96,9 @@ class FaultTest : public ::testing::Test {
 
     std::filesystem::path dir_;
     std::unique_ptr<RedisServer> server_;
+    // The URL workers connect with (an ACL user's, say); empty: the server's, as the default
+    // user. The fixture's own client (the checks) stays the default user.
+    std::string worker_url_;
     std::optional<Client> client_;
     std::map<std::string, std::unique_ptr<WorkerProcess>> workers_;
     std::unique_ptr<HistoryWriter> faults_;

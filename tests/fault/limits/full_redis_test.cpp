@@ -32,7 +32,7 @@ constexpr long long kKiB = 1024;
 class FullRedisTest : public RedisTest {
   protected:
     void set_maxmemory(long long bytes) {
-        const RawReply r = server().command({"CONFIG", "SET", "maxmemory", std::to_string(bytes)});
+        const RawReply r = test::set_maxmemory(server(), bytes);
         ASSERT_FALSE(r.is_error()) << r.str;
     }
 
@@ -58,18 +58,8 @@ class FullRedisTest : public RedisTest {
     // below what is used: the drain below frees far less than that, so Redis stays full (every
     // step is checked against a send that must still fail).
     void fill_with_keys() {
-        set_maxmemory(used_memory(server()) + 2 * kKiB * kKiB);
-        const std::string filler(64 * kKiB, 'f');
-        for (int i = 0; i < 1000; ++i) {
-            const RawReply r = server().command({"SET", "filler:" + std::to_string(i), filler});
-            if (r.is_error()) {
-                ASSERT_NE(r.str.find("OOM"), std::string::npos) << r.str;
-                fillers_ = i;
-                set_maxmemory(used_memory(server()) - kKiB * kKiB);
-                return;
-            }
-        }
-        FAIL() << "Redis never filled up";
+        fillers_ = test::fill_with_keys(server(), kKiB * kKiB);
+        ASSERT_GT(fillers_, 0) << "Redis never filled up, or refused a write for another reason";
     }
 
     void free_fillers() {

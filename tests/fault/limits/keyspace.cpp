@@ -30,8 +30,4 @@ std::string describe(const Keyspace& k) {
     return out;
 }
 
-long long used_memory(const RedisServer& server) {
-    return server.info_integer("memory", "used_memory");
-}
-
 }  // namespace delayq::test

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "support/full_redis.hpp"
 #include "support/redis_server.hpp"
 
 namespace delayq::test {
@@ -21,8 +22,5 @@ struct Keyspace {
 
 Keyspace keyspace(const RedisServer& server);
 std::string describe(const Keyspace& k);
-
-// INFO memory's used_memory, in bytes.
-long long used_memory(const RedisServer& server);
 
 }  // namespace delayq::test
