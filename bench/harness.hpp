@@ -190,6 +190,10 @@ struct Settings {
     double precision_spread_s = 10;
     int precision_tick_ms = 1;
     std::vector<double> precision_rates;
+    // precision: each message through send_async, which the library groups into calls (after
+    // waiting up to the queue's send_linger for company), instead of a send_batch per tick.
+    bool precision_send_async = false;
+    std::optional<Duration> send_linger;  // QueueOptions::send_linger; unset: the default
 };
 
 class Context {

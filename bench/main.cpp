@@ -51,6 +51,10 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --spread S           precision: due times uniform over 0..S seconds after each send
                        (default 10; --quick: 1)
   --tick-ms N          precision: producers send every N ms what the schedule owes (default 1)
+  --send-async         precision: producers hand each message to send_async, which the library
+                       groups into calls, instead of one send_batch per tick
+  --send-linger MS     precision: QueueOptions::send_linger of the producers' queues (default:
+                       the library's)
   --rate LIST          precision: msgs/s to run at, e.g. 20k,100k (default: 10, 50 and 80 %
                        of the maximum e2e rate, measured first; --quick: of at most 5000)
   --data-dir DIR       write latency samples and backlog rates there for bench/plot.sh
@@ -143,6 +147,10 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.precision_seconds = std::max(0.1, std::stod(value()));
         } else if (a == "--spread") {
             s.precision_spread_s = std::max(0.0, std::stod(value()));
+        } else if (a == "--send-async") {
+            s.precision_send_async = true;
+        } else if (a == "--send-linger") {
+            s.send_linger = std::chrono::milliseconds(std::stoi(value()));
         } else if (a == "--tick-ms") {
             s.precision_tick_ms = std::clamp(std::stoi(value()), 1, 1000);
         } else if (a == "--rate") {

@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <future>
 #include <random>
 #include <thread>
 
@@ -61,17 +63,43 @@ struct Recorder {
 // What the producers did.
 struct Sending {
     std::atomic<std::uint64_t> sent{0};
-    std::atomic<std::uint64_t> calls{0};      // send_batch calls
+    std::atomic<std::uint64_t> calls{0};      // send_batch calls (ticks' sends with --send-async)
     std::atomic<std::int64_t> max_lag_us{0};  // a tick's start behind its schedule
     double wall_s = 0;
 };
 
+// Answers of send_async calls still to be checked, bounded so that a producer cannot run ahead
+// of Redis by more than this many messages.
+class Answers {
+  public:
+    void add(std::future<SendResult> f) {
+        pending_.push_back(std::move(f));
+        if (pending_.size() > kMaxPending) take_oldest();
+    }
+    ~Answers() {
+        while (!pending_.empty()) take_oldest();
+    }
+    Answers() = default;
+    Answers(const Answers&) = delete;
+    Answers& operator=(const Answers&) = delete;
+
+  private:
+    static constexpr std::size_t kMaxPending = 10'000;
+    void take_oldest() {
+        pending_.front().get();  // a failed send throws: the run is not valid
+        pending_.pop_front();
+    }
+    std::deque<std::future<SendResult>> pending_;
+};
+
 // One producer's share: rate msgs/s for `seconds`, in ticks of tick_ms; each tick sends what the
-// schedule owes by its end, in calls of at most 1000. A producer whose calls overran skips the
-// ticks it missed, so the next call sends all it owes: it catches up with larger batches, as an
-// application with a queue of messages to hand over would, until the run's time is up.
-void produce(Queue& q, double rate, double seconds, int spread_ms, int tick_ms, std::uint32_t seed,
-             Sending& out) {
+// schedule owes by its end, in calls of at most 1000 (or with `async`, one send_async each). A
+// producer whose calls overran skips the ticks it missed, so the next call sends all it owes: it
+// catches up with larger batches, as an application with a queue of messages to hand over would,
+// until the run's time is up.
+void produce(Queue& q, double rate, double seconds, int spread_ms, int tick_ms, bool async,
+             std::uint32_t seed, Sending& out) {
+    Answers answers;
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> delay(0, spread_ms);
     std::vector<Message> batch;
@@ -101,7 +129,11 @@ void produce(Queue& q, double rate, double seconds, int spread_ms, int tick_ms, 
                 m.payload = payload16();
                 m.options = SendOptions{.delay = Duration(delay(rng))};
             }
-            q.send_batch(batch);
+            if (async) {
+                for (const auto& m : batch) answers.add(q.send_async(m.payload, m.options));
+            } else {
+                q.send_batch(batch);
+            }
             sent += k;
             out.sent.fetch_add(k, std::memory_order_relaxed);
             out.calls.fetch_add(1, std::memory_order_relaxed);
@@ -145,13 +177,16 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     sending.wall_s = run_threads(
         producers,
         [&](std::size_t i) {
-            clients[i] = std::make_unique<Client>(ctx.url());
-            queues[i] = clients[i]->queue(queue);
+            clients[i] = std::make_unique<Client>(ctx.url(), ClientOptions{.engine = s.engine});
+            QueueOptions options;
+            if (s.send_linger) options.send_linger = *s.send_linger;
+            queues[i] = clients[i]->queue(queue, options);
             clients[i]->ping();
         },
         [&](std::size_t i) {
             produce(*queues[i], rate / static_cast<double>(producers), seconds, spread_ms,
-                    s.precision_tick_ms, static_cast<std::uint32_t>(run * 1000 + i), sending);
+                    s.precision_tick_ms, s.precision_send_async,
+                    static_cast<std::uint32_t>(run * 1000 + i), sending);
         },
         [&] { window.start(); }, [&] { ready_at_send_end = client.admin(queue).stats().ready; });
     const std::uint64_t sent = sending.sent.load();
@@ -179,8 +214,13 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     out["send_msgs_per_s"] = static_cast<double>(sent) / sending.wall_s;
     // Under 1: the producers could not hold the rate (Redis or the client was the limit).
     out["send_rate_fraction"] = static_cast<double>(sent) / sending.wall_s / rate;
+    // With --send-async the library groups messages into calls the producers do not see.
+    out["send_async"] = s.precision_send_async;
     out["msgs_per_send_call"] =
-        static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, sending.calls));
+        s.precision_send_async
+            ? Json(nullptr)
+            : Json(static_cast<double>(sent) /
+                   static_cast<double>(std::max<std::uint64_t>(1, sending.calls)));
     out["max_send_lag_ms"] = static_cast<double>(sending.max_lag_us.load()) / 1000.0;
     out["ready_at_send_end"] = ready_at_send_end;
     out["lateness_ms"] = rec.redis_steady.summary(1, false);
