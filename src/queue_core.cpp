@@ -15,7 +15,7 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       options_(options),
       keys_(make_keys(name_)),
       send_target_{client_->pool(), keys_, name_, {options_.max_payload_bytes}},
-      coalescer_(send_target_, client_->send_hub()) {}
+      coalescer_(send_target_, client_->send_hub(), options_.send_linger) {}
 
 Reply QueueCore::call(Connection& conn, const ScriptSource& script, const ScriptArgs& args) {
     return run_script(client_->pool().engine(), conn, script, keys_, args);

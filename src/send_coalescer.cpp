@@ -18,9 +18,25 @@ namespace delayq::detail {
 struct SendCoalescer::Entry : SendSlot {
     bool async = false;  // an AsyncEntry
     bool done = false;
-    bool lead = false;  // promoted: send what is queued
+    bool lead = false;      // promoted: send what is queued
+    bool may_wait = false;  // due late enough to wait for company (QueueOptions::send_linger)
+    std::chrono::steady_clock::time_point queued_at{};
     std::condition_variable cv;
 };
+
+namespace {
+
+// How far ahead of now a message is due, by the local clock: enough to tell whether a few
+// milliseconds' wait can matter.
+Duration due_ahead(const SendOptions& options) {
+    if (!options.at) return options.delay;
+    return std::chrono::duration_cast<Duration>(*options.at - std::chrono::system_clock::now());
+}
+
+// A message may wait for company when it is due at least this many lingers ahead.
+constexpr int kLingersAhead = 10;
+
+}  // namespace
 
 // An asynchronous send owns its message; the coalescer owns the entry until it is answered,
 // through the promise, or the callback when there is one.
@@ -57,6 +73,7 @@ SendCoalescer::~SendCoalescer() {
     std::unique_lock lock(mutex_);
     stopping_ = true;
     if (!flushing_) return;
+    if (scheduled_) flusher_->expedite();  // what waits for company goes now
     if (flusher_->on_this_thread()) {
         // A send_async callback (or what it captured) held the last copy of the Queue: waiting
         // here would wait for this very thread. Unsent messages must not vanish silently.
@@ -74,6 +91,7 @@ SendResult SendCoalescer::send(std::string_view payload, const SendOptions& opti
     me.ref = send_codec::MessageRef{payload, &options};
     std::unique_lock lock(mutex_);
     queued_.push_back(&me);
+    ++must_go_;
     if (flushing_) {
         schedule();
     } else if (leaders_ < kMaxLeaders) {
@@ -114,17 +132,34 @@ void SendCoalescer::send_async(std::string_view payload, const SendOptions& opti
 void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
     entry->async = true;
     entry->ref = send_codec::MessageRef{entry->payload, &entry->options};
+    entry->may_wait =
+        linger_ > Duration::zero() && due_ahead(entry->options) >= kLingersAhead * linger_;
+    entry->queued_at = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
     if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.queue);
+    const bool urgent = !entry->may_wait;
+    if (urgent) ++must_go_;
     queued_.push_back(entry.release());
     flushing_ = true;
-    schedule();
+    schedule(urgent);
 }
 
-void SendCoalescer::schedule() {
-    if (scheduled_) return;
+void SendCoalescer::schedule(bool urgent) {
+    if (scheduled_) {
+        if (urgent) flusher_->expedite();
+        return;
+    }
     scheduled_ = true;
     flusher_->schedule(*this);
+}
+
+std::chrono::steady_clock::time_point SendCoalescer::ready_at() noexcept {
+    std::lock_guard lock(mutex_);
+    // Enough for a call of its own, or something that must go: nothing waits.
+    if (queued_.empty() || must_go_ > 0 || stopping_ || queued_.size() >= kMinSplit) {
+        return std::chrono::steady_clock::time_point::min();
+    }
+    return queued_.front()->queued_at + linger_;
 }
 
 void SendCoalescer::release_if_drained() {
@@ -139,6 +174,7 @@ SendCoalescer::Batch SendCoalescer::take_batch(std::size_t limit) {
     while (!queued_.empty() && batch.size() < limit) {
         Entry* e = queued_.front();
         queued_.pop_front();
+        if (!e->may_wait) --must_go_;
         if (e->lead) {
             // Promoted but not running yet: served here instead, so its turn to lead is void.
             e->lead = false;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -35,7 +36,9 @@ struct SendSlot;
 // another connection could overtake an earlier message of the same thread.
 class SendCoalescer final : private SendFlusher::Line {
   public:
-    SendCoalescer(SendTarget target, SendHub& hub) : target_(target), hub_(hub) {}
+    // `linger`: QueueOptions::send_linger.
+    SendCoalescer(SendTarget target, SendHub& hub, Duration linger)
+        : target_(target), hub_(hub), linger_(linger) {}
     // Waits until the flusher has sent what is queued and answered every future (see
     // Queue::send_async).
     ~SendCoalescer();
@@ -58,6 +61,7 @@ class SendCoalescer final : private SendFlusher::Line {
     // SendFlusher::Line, on the flusher's thread.
     Taken take(bool idle) noexcept override;
     const SendTarget& target() const noexcept override { return target_; }
+    std::chrono::steady_clock::time_point ready_at() noexcept override;
     void finished(SendPipeline::Finished done) noexcept override;
 
     void lead(std::unique_lock<std::mutex>& lock);
@@ -68,8 +72,9 @@ class SendCoalescer final : private SendFlusher::Line {
     void fail_queued(const std::exception_ptr& error, std::unique_lock<std::mutex>& lock);
     // Queues an entry for the flusher, starting the Client's on first use.
     void enqueue_async(std::unique_ptr<AsyncEntry> entry);
-    // With mutex_ held, while flushing_: gives the line a turn unless it has one.
-    void schedule();
+    // With mutex_ held, while flushing_: gives the line a turn unless it has one; `urgent`: a
+    // message that must not wait joined a line that has one (the flusher may be holding it).
+    void schedule(bool urgent = true);
     // With mutex_ held: once the flusher has nothing of the line left, it gives the line back
     // to its blocked callers (and to a closing destructor).
     void release_if_drained();
@@ -80,8 +85,10 @@ class SendCoalescer final : private SendFlusher::Line {
 
     SendTarget target_;
     SendHub& hub_;
+    const Duration linger_;
     std::mutex mutex_;
     std::deque<Entry*> queued_;
+    std::size_t must_go_ = 0;         // queued messages that may not wait for company
     int leaders_ = 0;                 // calls under way, and callers promoted to make one
     SendFlusher* flusher_ = nullptr;  // from the first send_async on
     bool flushing_ = false;           // the flusher has the line: it sends everything queued

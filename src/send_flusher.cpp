@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <csignal>
 #include <utility>
 
@@ -20,6 +21,14 @@ void SendFlusher::schedule(Line& line) {
     turns_.push_back(&line);
     // Only an idle flusher sleeps on cv_; a busy one finds the line when it next starts a call.
     if (idle_) cv_.notify_one();
+}
+
+void SendFlusher::expedite() {
+    {
+        std::lock_guard lock(mutex_);
+        expedited_ = true;
+    }
+    cv_.notify_one();
 }
 
 bool SendFlusher::on_this_thread() const {
@@ -50,16 +59,41 @@ void SendFlusher::run() {
 
     SendPipeline pipe(pool_);
     std::deque<Line*> owners;  // the line of each call in the pipeline, oldest first
+    std::vector<Line*> held;   // lines whose messages wait for company, in turn order
     for (;;) {
+        // Held lines take their turns again, first, whenever the flusher looks for work.
+        if (!held.empty()) {
+            std::lock_guard lock(mutex_);
+            turns_.insert(turns_.begin(), held.begin(), held.end());
+            held.clear();
+        }
+        auto wake_at = std::chrono::steady_clock::time_point::max();
+        const auto now = std::chrono::steady_clock::now();
         while (!pipe.full()) {
             Line* line = next_line();
             if (line == nullptr) break;
+            if (const auto at = line->ready_at(); at > now) {
+                held.push_back(line);
+                wake_at = std::min(wake_at, at);
+                continue;
+            }
             Line::Taken taken = line->take(pipe.empty());
             // Without `more` and without messages the line may be gone already: not touched.
             if (taken.slots.empty()) continue;
             pipe.start(line->target(), std::move(taken.slots));
             owners.push_back(line);
             if (taken.more) requeue(*line);
+        }
+        if (pipe.empty() && !held.empty()) {
+            // Only lines whose messages wait for company: until the first is due to go, a new
+            // line, or a message that must go now.
+            std::unique_lock lock(mutex_);
+            idle_ = true;
+            cv_.wait_until(lock, wake_at,
+                           [&] { return !turns_.empty() || stopped_ || expedited_; });
+            idle_ = false;
+            expedited_ = false;
+            continue;
         }
         if (pipe.empty()) {
             // Nothing queued anywhere: the connection goes back to the pool until there is.

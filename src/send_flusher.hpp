@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -34,6 +35,9 @@ class SendFlusher : public Loop {
         virtual Taken take(bool idle) noexcept = 0;
         // Where take()'s messages go; alive while any of them is in a call.
         virtual const SendTarget& target() const noexcept = 0;
+        // When the line's queued messages should be taken: later than now while all of them
+        // may wait for company (QueueOptions::send_linger).
+        virtual std::chrono::steady_clock::time_point ready_at() noexcept = 0;
         // A call of take()'s messages ended: `done` holds their answers.
         virtual void finished(SendPipeline::Finished done) noexcept = 0;
 
@@ -52,6 +56,9 @@ class SendFlusher : public Loop {
     void schedule(Line& line);
     // Whether the caller is the flusher's own thread (which cannot wait for itself).
     bool on_this_thread() const;
+    // A scheduled line now has a message that must not wait: ends the flusher's wait for a
+    // line that was not ready.
+    void expedite();
 
   private:
     void run() override;
@@ -65,6 +72,7 @@ class SendFlusher : public Loop {
     std::condition_variable cv_;  // a line scheduled while idle, stop
     std::deque<Line*> turns_;     // lines with queued messages, in turn order
     bool idle_ = false;           // waiting on cv_
+    bool expedited_ = false;      // a held line became ready
     bool stopped_ = false;
     std::atomic<std::thread::id> thread_id_{};
 };

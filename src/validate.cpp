@@ -91,6 +91,9 @@ void validate_queue_options(const QueueOptions& options) {
     if (options.max_payload_bytes > std::size_t{512} * 1024 * 1024) {
         invalid("max_payload_bytes", "must be at most 512 MiB (Redis's string limit)");
     }
+    if (options.send_linger.count() < 0 || options.send_linger > std::chrono::seconds(1)) {
+        invalid("send_linger", "must be from 0 to 1 s");
+    }
 }
 
 void validate_consumer_options(const ConsumerOptions& options) {

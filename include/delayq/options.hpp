@@ -70,6 +70,12 @@ struct EngineStatus {
 // backoff, dead-letter retention, paused) is stored in Redis with the queue: QueueSettings.
 struct QueueOptions {
     std::size_t max_payload_bytes = std::size_t{1024} * 1024;
+    // The longest a send_async of a message due at least ten times this far ahead waits for
+    // others to share its script call: at low rates one call per message is most of what a send
+    // costs Redis (docs/benchmarks.md). Such a message reaches Redis long before it is due, so
+    // the wait makes no delivery later. Blocking sends, messages due sooner and a closing Queue
+    // never wait; a message that must go takes those waiting with it. 0: none waits. 0 to 1 s.
+    Duration send_linger = std::chrono::milliseconds(5);
 };
 
 struct SendOptions {

@@ -1,0 +1,61 @@
+// QueueOptions::send_linger: asynchronous sends due well ahead wait a little for company and
+// share one script call; a message that must go takes the waiting ones with it.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/fixture.hpp"
+
+namespace delayq::test {
+namespace {
+
+using namespace std::chrono_literals;
+using SendLingerTest = RedisTest;
+
+// The send script's calls: each runs one ZADD of its new members, and nothing else here does.
+long long send_calls(const RedisServer& server) {
+    const std::string info = server.command({"INFO", "commandstats"}).str;
+    const std::string field = "cmdstat_zadd:calls=";
+    const auto at = info.find(field);
+    return at == std::string::npos ? 0 : std::stoll(info.substr(at + field.size()));
+}
+
+// A linger far longer than the 10 ms between the sends below.
+QueueOptions lingering_a_second() { return QueueOptions{.send_linger = 1s}; }
+
+// Sends `delays` with send_async, 10 ms apart, and waits for every answer; returns the calls.
+long long calls_for(const RedisServer& server, Queue& q, const std::vector<Duration>& delays) {
+    const long long before = send_calls(server);
+    std::vector<std::future<SendResult>> answers;
+    for (const Duration d : delays) {
+        if (!answers.empty()) std::this_thread::sleep_for(10ms);
+        answers.push_back(q.send_async("x", {.delay = d}));
+    }
+    for (auto& a : answers) a.get();
+    return send_calls(server) - before;
+}
+
+TEST_F(SendLingerTest, SendsDueAnHourAheadShareOneCall) {
+    Queue q = queue("q", lingering_a_second());
+    EXPECT_EQ(calls_for(server(), q, {1h, 1h, 1h}), 1);
+    EXPECT_EQ(admin(q).stats().scheduled, 3u);
+}
+
+TEST_F(SendLingerTest, AMessageDueNowTakesTheWaitingOnesAlongAndLaterOnesWaitAgain) {
+    Queue q = queue("q", lingering_a_second());
+    EXPECT_EQ(calls_for(server(), q, {1h, 0ms}), 1);
+    EXPECT_EQ(calls_for(server(), q, {1h, 1h}), 1);
+    const QueueStats st = admin(q).stats();
+    EXPECT_EQ(st.scheduled + st.ready, 4u);
+}
+
+TEST_F(SendLingerTest, ALingerOverASecondOrBelowZeroIsRefused) {
+    EXPECT_THROW(queue("a", QueueOptions{.send_linger = 1001ms}), InvalidArgument);
+    EXPECT_THROW(queue("b", QueueOptions{.send_linger = -1ms}), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace delayq::test
