@@ -27,10 +27,11 @@ struct SendCoalescer::Entry : SendSlot {
 namespace {
 
 // How far ahead of now a message is due, by the local clock: enough to tell whether a few
-// milliseconds' wait can matter.
+// milliseconds' wait can matter. In milliseconds throughout: in system_clock's nanoseconds a
+// due time past 2262 (which the API accepts up to 9999) would overflow.
 Duration due_ahead(const SendOptions& options) {
     if (!options.at) return options.delay;
-    return std::chrono::duration_cast<Duration>(*options.at - std::chrono::system_clock::now());
+    return *options.at - std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
 }
 
 // A message may wait for company when it is due at least this many lingers ahead.

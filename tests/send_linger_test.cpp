@@ -52,6 +52,13 @@ TEST_F(SendLingerTest, AMessageDueNowTakesTheWaitingOnesAlongAndLaterOnesWaitAga
     EXPECT_EQ(st.scheduled + st.ready, 4u);
 }
 
+TEST_F(SendLingerTest, ADueTimeInTheYear9999MayWaitLikeAnyOther) {
+    // Whether it may wait is judged in milliseconds: in nanoseconds, a time past 2262 overflows.
+    Queue q = queue("q", lingering_a_second());
+    const TimePoint last = from_ms(253402300799999);
+    EXPECT_EQ(q.send_async("x", {.at = last}).get().due, last);
+}
+
 TEST_F(SendLingerTest, ALingerOverASecondOrBelowZeroIsRefused) {
     EXPECT_THROW(queue("a", QueueOptions{.send_linger = 1001ms}), InvalidArgument);
     EXPECT_THROW(queue("b", QueueOptions{.send_linger = -1ms}), InvalidArgument);
