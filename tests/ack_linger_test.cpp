@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "support/command_calls.hpp"
 #include "support/consumer_options.hpp"
 #include "support/fixture.hpp"
 #include "support/handlers.hpp"
@@ -16,12 +17,7 @@ using AckLingerTest = RedisTest;
 
 // The ack script's calls: each runs one HDEL of the handled records, and nothing else in these
 // tests does (fetch deletes only records that leave the cold hash).
-long long ack_calls(const RedisServer& server) {
-    const std::string info = server.command({"INFO", "commandstats"}).str;
-    const std::string field = "cmdstat_hdel:calls=";
-    const auto at = info.find(field);
-    return at == std::string::npos ? 0 : std::stoll(info.substr(at + field.size()));
-}
+long long ack_calls(const RedisServer& server) { return command_calls(server, "hdel"); }
 
 // Three handlers finish 0, 10 and 20 ms after they all started: without a linger, each ack
 // would find the one before already sent and take a call of its own.

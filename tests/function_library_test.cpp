@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/acl.hpp"
+#include "support/command_calls.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
@@ -18,17 +19,9 @@ using FunctionLibraryTest = RedisTest;
 
 constexpr ClientOptions kAuto{};
 
-// The calls of one command (or subcommand, "function|load") from INFO commandstats.
-long long calls(const RedisServer& server, const std::string& command) {
-    const std::string info = server.command({"INFO", "commandstats"}).str;
-    const std::string field = "cmdstat_" + command + ":calls=";
-    const auto at = info.find(field);
-    return at == std::string::npos ? 0 : std::stoll(info.substr(at + field.size()));
-}
-
 long long script_calls(const RedisServer& server) {
-    return calls(server, "evalsha") + calls(server, "evalsha_ro") + calls(server, "eval") +
-           calls(server, "eval_ro");
+    return command_calls(server, "evalsha") + command_calls(server, "evalsha_ro") +
+           command_calls(server, "eval") + command_calls(server, "eval_ro");
 }
 
 // One round of everything a producer, a consumer and an operator do; all must succeed.
@@ -60,9 +53,9 @@ TEST_F(FunctionLibraryTest, LoadsOnAFreshServerAndCallsFunctions) {
     EXPECT_EQ(status.library.size(), std::string("delayq_1_").size() + 12);
     const RawReply listed = server().command({"FUNCTION", "LIST", "LIBRARYNAME", status.library});
     ASSERT_EQ(listed.elements.size(), 1U);
-    EXPECT_EQ(calls(server(), "function|load"), 1);
-    EXPECT_GT(calls(server(), "fcall"), 0);
-    EXPECT_GT(calls(server(), "fcall_ro"), 0);  // stats and get
+    EXPECT_EQ(command_calls(server(), "function|load"), 1);
+    EXPECT_GT(command_calls(server(), "fcall"), 0);
+    EXPECT_GT(command_calls(server(), "fcall_ro"), 0);  // stats and get
     EXPECT_EQ(script_calls(server()), 0);
 }
 
@@ -72,8 +65,8 @@ TEST_F(FunctionLibraryTest, ASecondClientFindsTheLibraryAndDoesNotLoadItAgain) {
     Client second(server().url(), kAuto);
     exercise(second, "other");
     EXPECT_EQ(second.engine().mode, ScriptEngine::kFunctions);
-    EXPECT_EQ(calls(server(), "function|load"), 1);
-    EXPECT_EQ(calls(server(), "function|list"), 2);
+    EXPECT_EQ(command_calls(server(), "function|load"), 1);
+    EXPECT_EQ(command_calls(server(), "function|list"), 2);
     EXPECT_EQ(script_calls(server()), 0);
 }
 
@@ -90,9 +83,9 @@ TEST_F(FunctionLibraryTest, ALibraryOfItsNameWithOtherCodeIsNeverCalled) {
     EXPECT_EQ(status.mode, ScriptEngine::kScripts);
     EXPECT_NE(status.reason.find("other code"), std::string::npos) << status.reason;
     EXPECT_EQ(server().integer({"EXISTS", "forged"}), 0);
-    EXPECT_EQ(calls(server(), "fcall"), 0);
+    EXPECT_EQ(command_calls(server(), "fcall"), 0);
     // Never replaced: the other library stays as it was.
-    EXPECT_EQ(calls(server(), "function|load"), 1);
+    EXPECT_EQ(command_calls(server(), "function|load"), 1);
 
     Client strict(server().url(), {.engine = ScriptEngine::kFunctions});
     EXPECT_THROW(strict.queue("q").send("x"), ConfigurationError);
@@ -119,7 +112,7 @@ TEST_F(FunctionLibraryTest, FunctionFlushBetweenCallsIsHealed) {
     flush();
     EXPECT_EQ(c.admin("q").stats().totals.acked, 52U);
     EXPECT_EQ(c.engine().mode, ScriptEngine::kFunctions);
-    EXPECT_GE(calls(server(), "function|load"), 5);
+    EXPECT_GE(command_calls(server(), "function|load"), 5);
 }
 
 TEST_F(FunctionLibraryTest, AFullRedisWithoutTheLibraryStillDrainsByScripts) {
@@ -156,7 +149,7 @@ TEST_F(FunctionLibraryTest, AUserWithoutFunctionRightsRunsByScripts) {
     const EngineStatus status = c.engine();
     EXPECT_EQ(status.mode, ScriptEngine::kScripts);
     EXPECT_NE(status.reason.find("NOPERM"), std::string::npos) << status.reason;
-    EXPECT_EQ(calls(server(), "fcall"), 0);
+    EXPECT_EQ(command_calls(server(), "fcall"), 0);
 
     Client strict("redis://nofn:pw@127.0.0.1:" + std::to_string(server().port()),
                   {.engine = ScriptEngine::kFunctions});
@@ -186,18 +179,18 @@ TEST_F(FunctionLibraryTest, AclRolesCallTheLibraryOnceAnotherUserLoadedIt) {
     exercise(early, "q1");
     EXPECT_EQ(early.engine().mode, ScriptEngine::kScripts);
     EXPECT_NE(early.engine().reason.find("FUNCTION LOAD"), std::string::npos);
-    EXPECT_EQ(calls(server(), "fcall"), 0);
+    EXPECT_EQ(command_calls(server(), "fcall"), 0);
 
     // Loaded by a user who may (here the default user), every role calls it.
     EXPECT_EQ(Client(server().url(), kAuto).engine().mode, ScriptEngine::kFunctions);
     Client writer = role_client("shop", AclRole::kWriter);
     exercise(writer, "q2");
     EXPECT_EQ(writer.engine().mode, ScriptEngine::kFunctions);
-    EXPECT_GT(calls(server(), "fcall"), 0);
+    EXPECT_GT(command_calls(server(), "fcall"), 0);
     Client reader = role_client("dash", AclRole::kReader);
     EXPECT_EQ(reader.admin("q2").stats().totals.acked, 2U);
     EXPECT_EQ(reader.engine().mode, ScriptEngine::kFunctions);
-    EXPECT_GT(calls(server(), "fcall_ro"), 0);
+    EXPECT_GT(command_calls(server(), "fcall_ro"), 0);
     // A reader's write is refused as before, and leaves it in function mode.
     EXPECT_THROW(reader.queue("q2").send("x"), PermissionError);
     EXPECT_EQ(reader.engine().mode, ScriptEngine::kFunctions);
@@ -207,9 +200,9 @@ TEST_F(FunctionLibraryTest, ForcedScriptsNeverTouchFunctions) {
     Client c(server().url(), {.engine = ScriptEngine::kScripts});
     exercise(c);
     EXPECT_EQ(c.engine().mode, ScriptEngine::kScripts);
-    EXPECT_EQ(calls(server(), "fcall"), 0);
-    EXPECT_EQ(calls(server(), "function|list"), 0);
-    EXPECT_EQ(calls(server(), "function|load"), 0);
+    EXPECT_EQ(command_calls(server(), "fcall"), 0);
+    EXPECT_EQ(command_calls(server(), "function|list"), 0);
+    EXPECT_EQ(command_calls(server(), "function|load"), 0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/command_calls.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
@@ -16,12 +17,7 @@ using namespace std::chrono_literals;
 using SendLingerTest = RedisTest;
 
 // The send script's calls: each runs one ZADD of its new members, and nothing else here does.
-long long send_calls(const RedisServer& server) {
-    const std::string info = server.command({"INFO", "commandstats"}).str;
-    const std::string field = "cmdstat_zadd:calls=";
-    const auto at = info.find(field);
-    return at == std::string::npos ? 0 : std::stoll(info.substr(at + field.size()));
-}
+long long send_calls(const RedisServer& server) { return command_calls(server, "zadd"); }
 
 // A linger far longer than the 10 ms between the sends below.
 QueueOptions lingering_a_second() { return QueueOptions{.send_linger = 1s}; }
