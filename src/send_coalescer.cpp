@@ -138,11 +138,13 @@ void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
     entry->queued_at = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
     if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.queue);
-    const bool urgent = !entry->may_wait;
-    if (urgent) ++must_go_;
+    const bool must_go = !entry->may_wait;
+    if (must_go) ++must_go_;
     queued_.push_back(entry.release());
     flushing_ = true;
-    schedule(urgent);
+    // Enough queued for a call of its own ends a wait for company too (ready_at): without the
+    // signal, a producer with 64 sends in flight waited out the linger at every lull.
+    schedule(must_go || queued_.size() == kMinSplit);
 }
 
 void SendCoalescer::schedule(bool urgent) {
