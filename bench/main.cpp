@@ -110,16 +110,9 @@ std::optional<Settings> parse(int argc, char** argv) {
         } else if (a == "--tls-ca") {
             s.client_options.tls.ca_file = value();
         } else if (a == "--engine") {
-            const std::string e = value();
-            if (e == "auto") {
-                s.engine = ScriptEngine::kAuto;
-            } else if (e == "functions") {
-                s.engine = ScriptEngine::kFunctions;
-            } else if (e == "scripts") {
-                s.engine = ScriptEngine::kScripts;
-            } else {
-                throw std::invalid_argument("--engine must be auto, functions or scripts");
-            }
+            const auto e = parse_script_engine(value());
+            if (!e) throw std::invalid_argument("--engine must be auto, functions or scripts");
+            s.engine = *e;
             s.client_options.engine = s.engine;
         } else if (a == "--sizes") {
             for (const auto& x : split(value())) s.sizes.push_back(parse_count(x));

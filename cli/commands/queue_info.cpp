@@ -30,7 +30,7 @@ int info(const InfoArgs& a, const Invocation& invocation) {
         Json j = settings_json(settings);
         j["queue"] = a.queue;
         j["stats"] = stats_json(a.queue, stats);
-        j["engine"] = {{"mode", functions ? "functions" : "scripts"},
+        j["engine"] = {{"mode", std::string(to_string(engine.mode))},
                        {"library", engine.library},
                        {"reason", engine.reason}};
         std::printf("%s\n", to_line(j).c_str());

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "delayq/types.hpp"
 
@@ -43,6 +44,12 @@ enum class ScriptEngine {
     // EVALSHA and EVAL only, as delayq 0.1 did.
     kScripts,
 };
+
+// "auto", "functions" or "scripts": the names the bench, the tests' DELAYQ_ENGINE, `delayq queue
+// info` and the service's /readyz use.
+std::string_view to_string(ScriptEngine engine);
+// Parses those names; nullopt otherwise.
+std::optional<ScriptEngine> parse_script_engine(std::string_view text);
 
 struct ClientOptions {
     Duration connect_timeout = std::chrono::seconds(2);

@@ -10,14 +10,14 @@ void add_health_routes(http::Router& router, RouteContext& context) {
               });
     // Redis answers: a PING through the client's pool (503 redis_unavailable when it does not).
     // Also the mode the operations run in; why scripts, for an open route, is the log's to say.
-    add_blocking_route(
-        router, context, http::Verb::get, "/readyz", Access::open(),
-        [ctx = &context](const http::HttpRequest&) {
-            ctx->client.ping();
-            const bool functions = ctx->client.engine().mode == ScriptEngine::kFunctions;
-            return json_answer(
-                200, {{"status", "ready"}, {"engine", functions ? "functions" : "scripts"}});
-        });
+    add_blocking_route(router, context, http::Verb::get, "/readyz", Access::open(),
+                       [ctx = &context](const http::HttpRequest&) {
+                           ctx->client.ping();
+                           return json_answer(
+                               200,
+                               {{"status", "ready"},
+                                {"engine", std::string(to_string(ctx->client.engine().mode))}});
+                       });
 }
 
 }  // namespace delayq::server::service

@@ -72,16 +72,12 @@ struct SentAndLeased {
 inline ClientOptions with_engine_from_env(ClientOptions options) {
     const char* engine = std::getenv("DELAYQ_ENGINE");
     if (engine == nullptr || *engine == '\0') return options;
-    const std::string name = engine;
-    if (name == "scripts") {
-        options.engine = ScriptEngine::kScripts;
-    } else if (name == "functions") {
-        options.engine = ScriptEngine::kFunctions;
-    } else if (name == "auto") {
-        options.engine = ScriptEngine::kAuto;
-    } else {
-        throw std::invalid_argument("DELAYQ_ENGINE must be auto, functions or scripts: " + name);
+    const auto parsed = parse_script_engine(engine);
+    if (!parsed) {
+        throw std::invalid_argument("DELAYQ_ENGINE must be auto, functions or scripts: " +
+                                    std::string(engine));
     }
+    options.engine = *parsed;
     return options;
 }
 
