@@ -7,13 +7,13 @@
 
 #include "delayq/options.hpp"
 #include "delayq/queue_admin.hpp"
-#include "shared_constants.hpp"  // kMaxBatch, kMaxTimeMs
+#include "shared_constants.hpp"  // kMaxAttempts, kMaxBatch, kMaxTimeMs
 
 namespace delayq::detail {
 
 inline constexpr std::size_t kMaxNameBytes = 200;
 inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut to this
-inline constexpr int kMaxAttemptsLimit = 1'000'000;
+inline constexpr int kMaxAttemptsLimit = static_cast<int>(kMaxAttempts);
 // The longest durations a Consumer accepts for its timers (100 years of 365 days).
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
 inline constexpr std::size_t kMaxDeadCount = 1'000'000'000'000;

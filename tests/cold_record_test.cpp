@@ -84,11 +84,13 @@ TEST_F(ColdRecordTest, AColdMessagePastItsExpiryIsDeadLetteredIntoMsg) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 2h, .expire_after = 3h});
     ASSERT_EQ(hlen("cold"), 1);
-    // Set its expiry in the past, as if three hours had gone by: the record's second value.
+    // Set its expiry in the past, as if three hours had gone by: the record's third value, after
+    // the due time's 9 bytes.
     const RawReply r = server().command(
         {"EVAL",
-         "local a, b, c, d = cmsgpack.unpack(redis.call('HGET', KEYS[1], ARGV[1])) "
-         "return redis.call('HSET', KEYS[1], ARGV[1], cmsgpack.pack(a, 1, c, d))",
+         "local rec = redis.call('HGET', KEYS[1], ARGV[1]) "
+         "local _, a, _, c, d = cmsgpack.unpack(rec) "
+         "return redis.call('HSET', KEYS[1], ARGV[1], rec:sub(1, 9) .. cmsgpack.pack(a, 1, c, d))",
          "1", queue_key("q", "cold"), s.id});
     ASSERT_FALSE(r.is_error()) << r.str;
     ASSERT_EQ(q.reschedule(s.id, 0ms).status, RescheduleStatus::kRescheduled);

@@ -49,8 +49,8 @@ TEST_F(FunctionLibraryTest, LoadsOnAFreshServerAndCallsFunctions) {
     const EngineStatus status = c.engine();
     EXPECT_EQ(status.mode, ScriptEngine::kFunctions) << status.reason;
     EXPECT_TRUE(status.reason.empty());
-    EXPECT_TRUE(status.library.starts_with("delayq_1_")) << status.library;
-    EXPECT_EQ(status.library.size(), std::string("delayq_1_").size() + 12);
+    EXPECT_TRUE(status.library.starts_with("delayq_2_")) << status.library;
+    EXPECT_EQ(status.library.size(), std::string("delayq_2_").size() + 12);
     const RawReply listed = server().command({"FUNCTION", "LIST", "LIBRARYNAME", status.library});
     ASSERT_EQ(listed.elements.size(), 1U);
     EXPECT_EQ(command_calls(server(), "function|load"), 1);

@@ -160,9 +160,9 @@ TEST_F(RetryTest, IndexEntriesWithoutARecordAreDroppedAndCounted) {
     EXPECT_EQ(st.totals.orphans_removed, 3u);
 }
 
-// A leased record carries a lease tail (docs/design.md, Record). After data loss a message can be
+// A leased record ends with its token (docs/design.md, Record). After data loss a message can be
 // pending again while its record still has one: the next delivery must replace it, not stack a
-// second tail (which would read as another shape).
+// second token (which would read as another shape).
 TEST_F(RetryTest, PendingRecordStillCarryingALeaseIsDeliveredWithAFreshOne) {
     Queue q = queue();
     const auto [s, first] = send_and_fetch(q, "x", {.max_attempts = 5});

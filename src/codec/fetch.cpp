@@ -17,16 +17,16 @@ constexpr std::size_t kNow = 0;
 constexpr std::size_t kNext = 1;
 constexpr std::size_t kDeliveries = 2;
 constexpr std::size_t kDeadEvents = 3;
-// A run of deliveries opens with a header: due_ms, attempt, max_attempts, count.
-constexpr std::size_t kRunDue = 0;
-constexpr std::size_t kRunAttempt = 1;
-constexpr std::size_t kRunMaxAttempts = 2;
-constexpr std::size_t kRunCount = 3;
-constexpr std::size_t kRunHeader = 4;
-// Then per delivery: lease, payload, and from the second attempt on the last error.
+// A run of deliveries opens with a header: attempt, max_attempts, count.
+constexpr std::size_t kRunAttempt = 0;
+constexpr std::size_t kRunMaxAttempts = 1;
+constexpr std::size_t kRunCount = 2;
+constexpr std::size_t kRunHeader = 3;
+// Then per delivery: lease, payload, due_ms, and from the second attempt on the last error.
 constexpr std::size_t kLease = 0;
 constexpr std::size_t kPayload = 1;
-constexpr std::size_t kLastError = 2;
+constexpr std::size_t kDue = 2;
+constexpr std::size_t kLastError = 3;
 // A dead event: id, reason, attempts.
 constexpr std::size_t kEventId = 0;
 constexpr std::size_t kEventReason = 1;
@@ -51,15 +51,14 @@ FetchResult decode(Reply reply, const std::string& queue) {
     out.next = optional_unix_ms(reply.at(kNext).as_int());
     reply.at(kDeliveries).as_array();  // checks the shape; the payloads are then moved out
     auto& d = reply.elements[kDeliveries].elements;
-    out.deliveries.reserve(d.size() / 2);
+    out.deliveries.reserve(d.size() / 3);
     std::size_t at = 0;
     while (at < d.size()) {
         if (at + kRunHeader > d.size()) throw ServerError("fetch: a delivery run without header");
-        const TimePoint due = unix_ms(decimal(d[at + kRunDue].as_string(), "fetch: due time"));
         const auto attempt = static_cast<int>(d[at + kRunAttempt].as_int());
         const auto max_attempts = static_cast<int>(d[at + kRunMaxAttempts].as_int());
         const std::int64_t count = d[at + kRunCount].as_int();
-        const std::size_t width = attempt > 1 ? 3 : 2;
+        const std::size_t width = attempt > 1 ? 4 : 3;
         at += kRunHeader;
         if (count < 1 || static_cast<std::uint64_t>(count) > (d.size() - at) / width) {
             throw ServerError("fetch: a delivery run of " + std::to_string(count) +
@@ -67,10 +66,10 @@ FetchResult decode(Reply reply, const std::string& queue) {
         }
         for (std::int64_t k = 0; k < count; ++k, at += width) {
             const auto [token, id] = split_lease(d[at + kLease].as_string());
-            std::string last_error = width == 3 ? std::move(d[at + kLastError].str) : std::string();
-            out.deliveries.emplace_back(queue, Lease(std::string(id), token),
-                                        std::move(d[at + kPayload].str), attempt, max_attempts, due,
-                                        out.now, std::move(last_error));
+            std::string last_error = width == 4 ? std::move(d[at + kLastError].str) : std::string();
+            out.deliveries.emplace_back(
+                queue, Lease(std::string(id), token), std::move(d[at + kPayload].str), attempt,
+                max_attempts, unix_ms(d[at + kDue].as_int()), out.now, std::move(last_error));
         }
     }
     const auto& e = reply.at(kDeadEvents).as_array();

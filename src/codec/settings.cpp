@@ -86,7 +86,9 @@ QueueSettings decode(const Reply& reply) {
     const auto& f = reply.as_array();
     QueueSettings s;
     const std::string& layout = f.at(kLayout).as_string();
-    s.layout = layout.empty() ? 0 : static_cast<int>(decimal(layout, "settings: layout"));
+    // The version number, then the first release that speaks it (src/lua/lib/layout.lua).
+    const std::string_view number_part = std::string_view(layout).substr(0, layout.find(' '));
+    s.layout = layout.empty() ? 0 : static_cast<int>(decimal(number_part, "settings: layout"));
     for (std::size_t i = kPairs; i + 1 < f.size(); i += 2) {
         const std::string& name = f[i].as_string();
         const double v = number(f[i + 1], name);

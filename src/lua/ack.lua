@@ -19,7 +19,7 @@ bind_keys(KEYS)
 
 local n = #ARGV
 if n == 0 or n > MAX_BATCH then return bad_argument() end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local ids, out = {}, n
 for i = 1, n do ids[i] = ARGV[i]:sub(SEQ_LEN + 1) end

@@ -15,7 +15,7 @@ bind_keys(KEYS)
 
 local id = ARGV[1]
 if id == nil then return bad_argument() end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local rec, hash, block = find_record(id)
 if not rec then return 'not_found' end

@@ -16,7 +16,7 @@ local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
     return bad_argument()
 end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local purged = delete_members(K.dead, dead_members({unpack(ARGV, 2)}, limit))
 if purged > 0 then redis.call('HINCRBY', K.stats, 'purged', purged) end

@@ -20,7 +20,7 @@ local limit = uint(ARGV[1])
 if limit == nil or limit < 1 or limit > MAX_BATCH or #ARGV - 1 > limit then
     return bad_argument()
 end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local members = dead_members({unpack(ARGV, 2)}, limit)
 local now = clock()

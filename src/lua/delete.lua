@@ -14,7 +14,7 @@ bind_keys(KEYS)
 local force = ARGV[1]
 if force ~= '0' and force ~= '1' then return bad_argument() end
 if force == '0' then
-    local layout_err = check_layout()
+    local layout_err = check_layout(true)
     if layout_err then return layout_err end
 end
 local in_flight = redis.call('ZCARD', K.inflight)

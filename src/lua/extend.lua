@@ -15,7 +15,7 @@ local n = #ARGV - 1
 if visibility == nil or visibility < 1 or n < 1 or n > MAX_BATCH then
     return bad_argument()
 end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local now = clock()
 local deadline = now + visibility

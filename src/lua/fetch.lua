@@ -12,11 +12,12 @@
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
 --     exists.
---   deliveries: runs of deliveries that share due time, attempt and max_attempts (one run per
---     fetch when a batch shares them): due_ms (decimal digits), attempt, max_attempts, count,
---     then count pairs of lease (the token as a sequence key, then the id; see lib/lease.lua)
---     and payload, each followed by the last error ('' when none) when attempt > 1. Five reply
---     values per message cost Redis a tenth of a fetch.
+--   deliveries: runs of deliveries that share attempt and max_attempts (one run per fetch when
+--     a batch shares them): attempt, max_attempts, count, then count triples of lease (the token
+--     as a sequence key, then the id; see lib/lease.lua), payload and due_ms (an integer), each
+--     followed by the last error ('' when none) when attempt > 1. Three values per message:
+--     a run per distinct due time, as layout 1 sent, made six of a fetch of messages with
+--     their own due times.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 -- @include lib/constants.lua
 -- @include lib/util.lua
@@ -46,7 +47,7 @@ local now, now_us = clock()
 local events = {}
 -- Even an idle call checks the layout: a consumer of another version must hear of it before it
 -- sleeps until a due time it may have misread. With the two heads, an idle call costs four reads.
-local settings, layout_err = read_settings()
+local settings, layout_err = read_settings(true)
 if not settings then return layout_err end
 
 local lease_head = head_score(K.inflight)
@@ -83,72 +84,77 @@ if lease_head and lease_head <= now then
     if retried > 0 then redis.call('HINCRBY', K.stats, 'retried', retried) end
 end
 
--- The due messages, in rank order: a group that shares the head's due time, then the rest with
--- their scores. Redis 7.0 formats every score WITHSCORES returns with "%.17g", a tenth of a
--- fetch's cost; messages due at one instant (a batch sent with one delay, a burst) need their
--- score formatted once, and a ZCOUNT tells how many there are.
+-- The due messages, in rank order, without their scores: Redis 7.0 formats every score
+-- WITHSCORES returns with "%.17g" and Lua parses it back, a tenth of a fetch of messages with
+-- their own due times; the records read anyway hold the due times (lib/record.lua).
 local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
-local head_s = h[2]  -- the head's due time as Redis formats it
-local head = head_s and tonumber(head_s)
-local group, n1, rest = nil, 0, nil
+local head = h[2] and tonumber(h[2])
+local members = nil
 local paused = settings.paused == 1
 if head and head <= now and not paused then
-    local c = redis.call('ZCOUNT', K.pending, head_s, head_s)
-    if c > 1 then
-        n1 = math.min(c, max_count)
-        group = redis.call('ZRANGE', K.pending, '0', tostring(n1 - 1))
-        if n1 < max_count then
-            rest = redis.call('ZRANGEBYSCORE', K.pending, '(' .. head_s, str(now), 'WITHSCORES',
-                              'LIMIT', '0', tostring(max_count - n1))
-        end
-    else
-        rest = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'WITHSCORES', 'LIMIT',
-                          '0', max_count)
-    end
+    members = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'LIMIT', '0', max_count)
 end
-local total = n1 + (rest and #rest / 2 or 0)
+local total = members and #members or 0
 local deliveries = {}
 local leased = 0  -- deliveries this call made, each a lease in inflight
 if total > 0 then
-    local ids, members = {}, {}
+    local ids = {}
     for i = 1, total do
-        local member
-        if i <= n1 then member = group[i] else member = rest[2 * (i - n1) - 1] end
-        members[i] = member
+        local member = members[i]
         if #member == SEQ_LEN then ids[i] = member else ids[i] = member:sub(SEQ_LEN + 1) end
+    end
+    local recs, where = find_records(ids)
+    -- A record without a due time (a block's, or one layout 1 wrote) has it in its score, read
+    -- before the members leave pending.
+    local undated, scores = nil, {}
+    for i = 1, total do
+        local rec = recs[i]
+        if rec and rec:byte(1) ~= DUE_TAG then
+            undated = undated or {}
+            undated[#undated + 1] = i
+        end
+    end
+    if undated then
+        local named = {}
+        for k, i in ipairs(undated) do named[k] = members[i] end
+        local got = redis.call('ZMSCORE', K.pending, unpack(named))
+        for k, i in ipairs(undated) do scores[i] = tonumber(got[k]) end
     end
     -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
     -- and Lua the members' conversion into arguments.
     redis.call('ZREMRANGEBYRANK', K.pending, '0', tostring(total - 1))
-    local recs, where = find_records(ids)
     local left_cold = {}  -- ids whose record moves from cold to msg (delivered or dead)
     local left_blocks = {}  -- block name -> {b, k}: the block, its messages delivered or dead
     local tokens = seq_keys(take_seq(total, settings.seq, now_us), total)
-    -- A leased record is the pending one with a lease tail (see fields in lib/record.lua), built
-    -- in one concatenation from parts cached per call: most messages share their attempt number and
-    -- their due time.
-    local attempt_bytes = {}
+    -- A leased record is the pending one followed by its token (lib/record.lua), appended by
+    -- concatenation.
     local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
-    local last_due_s, due_part = nil, nil  -- due_part: the due time as a msgpack fixstr
     local run_attempts, run_max, run_at, run_n = nil, nil, 0, 0  -- run_at: index of its count
     local hset, zadd, w, d = {}, {}, 0, 0
-    -- Lateness (lib/lateness.lua), converted, bucketed and counted once per run of deliveries
-    -- that share a due time: late_n of them, late_ms late, in bucket late_b.
+    -- Lateness (lib/lateness.lua), bucketed and counted once per run of deliveries that share
+    -- a due time: late_n of them, late_ms late, in bucket late_b.
     local late_counts, late_sum, late_b = {}, 0, #LATENESS_FIELDS
-    local late_due_s, late_ms, late_n = nil, 0, 0
+    local late_due, late_ms, late_n = nil, 0, 0
     local deadline = str(now + visibility)
     for i = 1, total do
         local id, member, rec = ids[i], members[i], recs[i]
-        local attempts, max, expire, token, member_field, payload, _
+        local due, attempts, max, expire, token, member_field, payload, _
         if rec then
-            -- fields() (lib/record.lua), inlined for the two shapes a first delivery meets.
-            local a, b, c, e4, e5 = cmsgpack.unpack(rec)
-            if c == nil then
-                attempts, max, expire, token, member_field, payload = 0, a, 0, 0, '', b
-            elseif e5 == nil then
-                attempts, max, expire, token, member_field, payload = 0, a, b, 0, c, e4
+            if rec:byte(1) == DUE_TAG then
+                -- fields() (lib/record.lua), inlined for the two shapes a first delivery meets.
+                local v1, v2, v3, v4, v5, v6 = cmsgpack.unpack(rec)
+                if v4 == nil then
+                    due, attempts, max, expire, token, member_field, payload =
+                        v1, 0, v2, 0, 0, '', v3
+                elseif v6 == nil and v5 ~= nil then
+                    due, attempts, max, expire, token, member_field, payload =
+                        v1, 0, v2, v3, 0, v4, v5
+                else
+                    attempts, max, expire, token, due, member_field, _, payload = fields(rec)
+                end
             else
                 attempts, max, expire, token, _, member_field, _, payload = fields(rec)
+                due = scores[i]
             end
             if member_field == '' then member_field = id end
             if max == 0 then max = settings.max_attempts end
@@ -161,60 +167,50 @@ if total > 0 then
             local left = left_blocks[from.name] or {b = from, k = 0}
             left.k, left_blocks[from.name] = left.k + 1, left
         end
-        local due_s  -- the message's due time: its pending score, as Redis formats it
-        if i <= n1 then due_s = head_s else due_s = rest[2 * (i - n1)] end
         if not rec or member_field ~= member then
             -- A member without its record cannot be delivered; count it rather than hide it.
             redis.call('HINCRBY', K.stats, 'orphans_removed', '1')
         elseif expire > 0 and expire <= now then
-            -- Its record holds a due time only once delivered: a dead letter keeps the one it had
-            -- in pending, which get, list and a duplicate send report.
             local m = decode(rec)
-            m.due = tonumber(due_s)
+            m.due = due
             bury(id, m, member, now, 'expired', nil, events)
         else
             if token ~= 0 then
                 -- Only after data loss does a pending message still carry a lease: drop it.
                 local m = decode(rec)
-                m.token = 0
+                m.token, m.due = 0, due
                 rec = encode(m)
+            elseif not has_due(rec) then
+                rec = dated(rec, due)
             end
             attempts = attempts + 1
-            if due_s ~= last_due_s or attempts ~= run_attempts or max ~= run_max then
-                if due_s ~= last_due_s then
-                    last_due_s, due_part = due_s, string.char(0xa0 + #due_s) .. due_s
-                end
+            if attempts ~= run_attempts or max ~= run_max then
                 if run_at > 0 then deliveries[run_at] = run_n end
-                run_attempts, run_max, run_at, run_n = attempts, max, d + 4, 0
-                deliveries[d + 1] = due_s
-                deliveries[d + 2] = attempts
-                deliveries[d + 3] = max
-                d = d + 4
+                run_attempts, run_max, run_at, run_n = attempts, max, d + 3, 0
+                deliveries[d + 1] = attempts
+                deliveries[d + 2] = max
+                d = d + 3
             end
-            if due_s ~= late_due_s then
+            if due ~= late_due then
                 if late_n > 0 then
                     late_counts[late_b] = (late_counts[late_b] or 0) + late_n
                     late_sum = late_sum + late_ms * late_n
                 end
-                late_due_s, late_ms, late_n = due_s, now - tonumber(due_s), 0
+                late_due, late_ms, late_n = due, now - due, 0
                 late_b = lateness_bucket(late_ms, late_b)
             end
             late_n = late_n + 1
-            local a = attempt_bytes[attempts]
-            if not a then
-                a = cmsgpack.pack(attempts)
-                attempt_bytes[attempts] = a
-            end
             local token_key = tokens[i]
             local lease = token_key .. id
             hset[w + 1] = id
-            hset[w + 2] = rec .. a .. TOKEN_HEADER .. token_key .. due_part
+            hset[w + 2] = rec .. TOKEN_HEADER .. token_key
             zadd[w + 1] = deadline
             zadd[w + 2] = lease
             w = w + 2
             deliveries[d + 1] = lease
             deliveries[d + 2] = payload
-            d, run_n = d + 2, run_n + 1
+            deliveries[d + 3] = due
+            d, run_n = d + 3, run_n + 1
             if attempts > 1 then
                 -- A redelivery says why the attempt before failed; a first delivery has no error
                 -- to read, so the usual fetch pays nothing for it.

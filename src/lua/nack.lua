@@ -23,7 +23,7 @@ local mode = ARGV[4]
 if lease == nil or (delay == nil and ARGV[2] ~= '') or (mode ~= 'retry' and mode ~= 'dead') then
     return bad_argument()
 end
-local settings, layout_err = read_settings()
+local settings, layout_err = read_settings(true)
 if not settings then return layout_err end
 if redis.call('ZREM', K.inflight, lease) == 0 then return {'lost', 0} end
 local id = lease_id(lease)

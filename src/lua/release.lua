@@ -16,7 +16,7 @@
 bind_keys(KEYS)
 
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local now = clock()
 local head = head_due()

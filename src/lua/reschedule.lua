@@ -1,6 +1,7 @@
 #!lua flags=allow-oom
 -- reschedule: moves the due time of a pending or ready message. A message in flight or
--- dead-lettered is left as it is and its state reported. allow-oom: it does not grow memory.
+-- dead-lettered is left as it is and its state reported. allow-oom: it does not grow memory
+-- (a record of layout 1 gains its 9-byte due time: bounded, and once).
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 id, 2 at_ms (absolute due, unix ms on the Redis clock) or '' to use 3,
 --       3 delay_ms (after the Redis server's now)
@@ -19,7 +20,7 @@ bind_keys(KEYS)
 
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
 if id == nil or delay == nil then return bad_argument() end
-local layout_err = check_layout()
+local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local now = clock()
 local due = now + delay
@@ -28,7 +29,7 @@ if at ~= '' then
     if due == nil then return bad_argument() end
 end
 if due > MAX_TIME_MS then return due_too_late() end
-local rec = find_record(id)
+local rec, hash = find_record(id)
 if not rec then return {'not_found', 0} end
 local m = decode(rec)
 local member = member_of(id, m)
@@ -36,7 +37,9 @@ if m.token ~= 0 then return {'in_flight', 0} end
 if not redis.call('ZSCORE', K.pending, member) then return {'dead', 0} end
 if m.expire > 0 and due > m.expire then due = m.expire end
 local head = head_due()
--- A pending message's due time is its score alone (see lib/record.lua): the record stays.
+-- The record keeps the due time with the score (lib/record.lua), except in a block, whose
+-- records have none.
+if hash ~= K.blocks then redis.call('HSET', hash, id, dated(rec, due)) end
 redis.call('ZADD', K.pending, str(due), member)
 wake_if_earlier(head, due, now)
 return {'rescheduled', due}

@@ -5,16 +5,17 @@
 -- ARGV: runs of consecutive messages that share their options, 1 to MAX_BATCH messages in all.
 --   A run is six header values, then its messages:
 --   count            messages in the run, >= 1
---   with_ids         '0': generated ids and no expiry; each message is its whole record, built
---                    by the client in lib/record.lua's 2-value shape (msgpack max_attempts,
---                    then the payload as a msgpack string), so nothing per message is built
---                    here;
+--   with_ids         '0': generated ids and no expiry; each message is its record, built by
+--                    the client without the due time (lib/record.lua: msgpack max_attempts,
+--                    then the payload as a msgpack string), so that only the due time's 9
+--                    bytes are added here (a block keeps it as it is);
 --                    '1': each message is two values, id then payload (id '' = generate one)
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms, or
 --                    '*': each message is preceded by its own due time (unix ms)
 --   delay_ms         delay after the Redis server's now, ms, or '*' (with at_ms ''): each
 --                    message is preceded by its own delay (ms)
---   max_attempts     deliveries allowed before dead-lettering, or 0 for the queue's setting
+--   max_attempts     deliveries allowed before dead-lettering (at most MAX_ATTEMPTS), or 0 for
+--                    the queue's setting
 --                    (kept as 0 in the record, so that a change of the setting applies)
 --   expire_after_ms  0 for never; else from now + this on, the message is no longer delivered:
 --                    the first fetch, nack or lapsed lease that meets it dead-letters it as
@@ -68,7 +69,7 @@ while i <= #ARGV do
     local delay = own and 0 or uint(ARGV[i + 3])
     local max, expire_after = uint(ARGV[i + 4]), uint(ARGV[i + 5])
     if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
-        or max == nil or expire_after == nil or (not with_ids and expire_after > 0)
+        or max == nil or max > MAX_ATTEMPTS or expire_after == nil or (not with_ids and expire_after > 0)
         or (own_at and ARGV[i + 3] ~= '') then
         return bad_argument()
     end
@@ -121,7 +122,7 @@ if n < 1 or i ~= #ARGV + 1 then return bad_argument() end
 -- The layout check and the sequence counter in one read.
 local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
 local layout = meta[1]
-local layout_err = layout_error(layout)
+local layout_err = layout_error(layout, true)
 if layout_err then return layout_err end
 
 local head = head_due()
@@ -215,10 +216,10 @@ local function add_own_dues(k, a, dues)
     for j = 1, #dues do
         local key, due = keys[k], dues[j]
         if due - now > COLD_AFTER_MS then
-            cold[c + 1], cold[c + 2] = key, ARGV[a + 1]
+            cold[c + 1], cold[c + 2] = key, due_bytes(due) .. ARGV[a + 1]
             c = c + 2
         else
-            hot[h + 1], hot[h + 2] = key, ARGV[a + 1]
+            hot[h + 1], hot[h + 2] = key, due_bytes(due) .. ARGV[a + 1]
             h = h + 2
         end
         zadd[w + 1], zadd[w + 2] = str(due), key
@@ -245,22 +246,26 @@ for _, run in ipairs(runs) do
                 w, k = w + 2, k + 1
             end
         else
+            -- The client built the records without the due time (lib/record.lua).
+            local dated_prefix = due_bytes(due)
             for _ = 1, run[2] do
                 local key = keys[k]
-                hset[h + 1], hset[h + 2] = key, ARGV[a]
+                hset[h + 1], hset[h + 2] = key, dated_prefix .. ARGV[a]
                 zadd[w + 1], zadd[w + 2] = due_s, key
                 h, w, k, a = h + 2, w + 2, k + 1, a + 1
             end
         end
     else
-        -- The record's shapes (lib/record.lua): max and payload; or max, expire, member, payload.
-        local short_prefix, long_prefix = cmsgpack.pack(max), nil
+        -- The record's shapes (lib/record.lua): due, max and payload; or due, max, expire,
+        -- member, payload.
+        local max_part, max_expire_part = cmsgpack.pack(max), nil
+        local due_part = due_bytes(due)
         local width = dues and 3 or 2
         if dues then a = a + 1 end  -- past the first message's due time
         for j = 1, run[2] do
             if dues then
                 due = dues[j]
-                due_s = str(due)
+                due_s, due_part = str(due), due_bytes(due)
                 hset = due - now > COLD_AFTER_MS and cold or hot
                 h = #hset
             end
@@ -287,12 +292,12 @@ for _, run in ipairs(runs) do
             if create then
                 hset[h + 1] = id
                 if member == id and expire == 0 then
-                    hset[h + 2] = short_prefix .. str_header(#payload) .. payload
+                    hset[h + 2] = due_part .. max_part .. str_header(#payload) .. payload
                 else
                     local stored = member
                     if stored == id then stored = '' end
-                    long_prefix = long_prefix or cmsgpack.pack(max, expire)
-                    hset[h + 2] = long_prefix .. str_header(#stored) .. stored ..
+                    max_expire_part = max_expire_part or cmsgpack.pack(max, expire)
+                    hset[h + 2] = due_part .. max_expire_part .. str_header(#stored) .. stored ..
                                   str_header(#payload) .. payload
                 end
                 zadd[w + 1], zadd[w + 2] = due_s, member

@@ -18,7 +18,7 @@
 bind_keys(KEYS)
 
 local LIMITS = {
-    max_attempts = {1, 1000000}, backoff_initial_ms = {0, MAX_TIME_MS},
+    max_attempts = {1, MAX_ATTEMPTS}, backoff_initial_ms = {0, MAX_TIME_MS},
     backoff_max_ms = {0, MAX_TIME_MS}, backoff_multiplier = {1, 1e9}, backoff_jitter = {0, 1},
     dead_max_count = {0, 1e12}, dead_max_age_ms = {0, MAX_TIME_MS}, paused = {0, 1},
 }

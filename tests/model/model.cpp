@@ -664,7 +664,7 @@ MessageInfo QueueModel::info(const Entry& m) const {
 
 // The queue's first write records its layout version.
 void QueueModel::note_write() {
-    if (settings_.layout == 0) settings_.layout = 1;
+    if (settings_.layout == 0) settings_.layout = 2;
 }
 
 }  // namespace delayq::model

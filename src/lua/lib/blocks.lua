@@ -1,7 +1,7 @@
 -- Blocks: the records of a far-future run of generated ids, one hash field per run (design.md,
 -- Blocks). A block's value: the count c of its records (2 bytes, big-endian), c end offsets (2
--- bytes each, from the start of the records), then the records, each in the 2-value shape (see
--- lib/record.lua) as the client built it.
+-- bytes each, from the start of the records), then the records as the client built them: max and
+-- payload, without the due time, which is the pending score (see lib/record.lua).
 -- @include lib/keys.lua
 -- @include lib/util.lua
 -- @include lib/seq.lua

@@ -11,12 +11,12 @@ local SETTINGS = {'max_attempts', 'backoff_initial_ms', 'backoff_max_ms', 'backo
                   'backoff_jitter', 'dead_max_count', 'dead_max_age_ms', 'paused'}
 
 -- The queue's settings, defaults filled in, with the sequence counter (seq: the stored text, or
--- false when there is none; see take_seq); or nil and the layout error. Built in one table
--- constructor, in SETTINGS' order: a loop over a table of defaults cost every fetch 7,000
--- instructions more (callgrind).
-local function read_settings()
+-- false when there is none; see take_seq); or nil and the layout error. `writes`: the caller may
+-- write records (see layout_error). Built in one table constructor, in SETTINGS' order: a loop
+-- over a table of defaults cost every fetch 7,000 instructions more (callgrind).
+local function read_settings(writes)
     local v = redis.call('HMGET', K.settings, 'layout', 'seq', unpack(SETTINGS))
-    local err = layout_error(v[1])
+    local err = layout_error(v[1], writes)
     if err then return nil, err end
     return {
         layout = v[1], seq = v[2],
