@@ -106,19 +106,22 @@ if total > 0 then
     local recs, where = find_records(ids)
     -- A record without a due time (a block's, or one layout 1 wrote) has it in its score, read
     -- before the members leave pending.
-    local undated, scores = nil, {}
+    local byte = string.byte
+    local undated = nil  -- index -> its score, for the records without a due time
     for i = 1, total do
         local rec = recs[i]
-        if rec and rec:byte(1) ~= DUE_TAG then
+        if rec and byte(rec, 1) ~= DUE_TAG then
             undated = undated or {}
-            undated[#undated + 1] = i
+            undated[i] = true
         end
     end
     if undated then
-        local named = {}
-        for k, i in ipairs(undated) do named[k] = members[i] end
+        local at, named = {}, {}
+        for i in pairs(undated) do
+            at[#at + 1], named[#named + 1] = i, members[i]
+        end
         local got = redis.call('ZMSCORE', K.pending, unpack(named))
-        for k, i in ipairs(undated) do scores[i] = tonumber(got[k]) end
+        for k, i in ipairs(at) do undated[i] = tonumber(got[k]) end
     end
     -- The due messages are the lowest ranks, so removing by rank spares Redis a lookup by member
     -- and Lua the members' conversion into arguments.
@@ -139,8 +142,9 @@ if total > 0 then
     for i = 1, total do
         local id, member, rec = ids[i], members[i], recs[i]
         local due, attempts, max, expire, token, member_field, payload, _
+        local score = undated and undated[i]
         if rec then
-            if rec:byte(1) == DUE_TAG then
+            if not score then
                 -- fields() (lib/record.lua), inlined for the two shapes a first delivery meets.
                 local v1, v2, v3, v4, v5, v6 = cmsgpack.unpack(rec)
                 if v4 == nil then
@@ -154,7 +158,7 @@ if total > 0 then
                 end
             else
                 attempts, max, expire, token, _, member_field, _, payload = fields(rec)
-                due = scores[i]
+                due = score
             end
             if member_field == '' then member_field = id end
             if max == 0 then max = settings.max_attempts end
@@ -180,7 +184,7 @@ if total > 0 then
                 local m = decode(rec)
                 m.token, m.due = 0, due
                 rec = encode(m)
-            elseif not has_due(rec) then
+            elseif score then
                 rec = dated(rec, due)
             end
             attempts = attempts + 1

