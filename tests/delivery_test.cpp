@@ -131,6 +131,54 @@ TEST_F(DeliveryTest, BatchAcrossSharedAndDistinctDueTimesKeepsOrderAndDueTimes) 
     EXPECT_EQ(st.ready + st.scheduled + st.in_flight, 0u);
 }
 
+// A run states a due time its deliveries share once; a run of one whose next delivery has
+// another due time turns into one where each delivery carries its own (fetch.lua's reply). Every
+// shape must give each delivery its own due time, first deliveries and redeliveries (which also
+// carry their last error) alike.
+TEST_F(DeliveryTest, RunsOfSharedAndOwnDueTimesGiveEachDeliveryItsDueTime) {
+    Queue q = queue();
+    const std::int64_t now = server().time_ms();
+    // shared (2), then one that turns into own due times (3), then shared again inside it (2)
+    const std::vector<std::int64_t> dues = {now - 9000, now - 9000, now - 8000, now - 7000,
+                                            now - 6000, now - 6000, now - 5000};
+    std::vector<Message> batch;
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        batch.push_back(Message{"m" + std::to_string(i), {.at = TimePoint(Duration(dues[i]))}});
+    }
+    q.send_batch(batch);
+    const FetchResult first = leases(q).fetch(100, 30s);
+    ASSERT_EQ(first.deliveries.size(), dues.size());
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        EXPECT_EQ(first.deliveries[i].payload(), "m" + std::to_string(i));
+        EXPECT_EQ(ms(first.deliveries[i].due()), dues[i]) << i;
+        EXPECT_EQ(first.deliveries[i].attempt(), 1) << i;
+        EXPECT_EQ(first.deliveries[i].last_error(), "");
+    }
+    // Retried at due times of their own, some shared, in another order.
+    const std::int64_t later = server().time_ms();
+    const std::vector<std::int64_t> again = {later - 300, later - 300, later - 200, later - 100,
+                                             later - 100, later - 50,  later - 20};
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        const Delivery& d = first.deliveries[i];
+        ASSERT_EQ(leases(q)
+                      .nack(lease_of(d), Nack{.delay = 0ms, .error = "e" + std::to_string(i)})
+                      .status,
+                  LeaseStatus::kRetrying);
+        ASSERT_EQ(q.reschedule_at(d.id(), TimePoint(Duration(again[i]))).status,
+                  RescheduleStatus::kRescheduled);
+    }
+    const FetchResult second = leases(q).fetch(100, 30s);
+    ASSERT_EQ(second.deliveries.size(), dues.size());
+    for (std::size_t i = 0; i < dues.size(); ++i) {
+        const Delivery& d = second.deliveries[i];
+        EXPECT_EQ(d.payload(), "m" + std::to_string(i));
+        EXPECT_EQ(ms(d.due()), again[i]) << i;
+        EXPECT_EQ(d.attempt(), 2) << i;
+        EXPECT_EQ(d.last_error(), "e" + std::to_string(i));
+        EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
+    }
+}
+
 TEST_F(DeliveryTest, NextPointsAtTheEarliestDueOrLeaseDeadline) {
     Queue q = queue();
     const SendResult later = q.send("later", {.delay = 1h});

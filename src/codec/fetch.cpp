@@ -17,16 +17,18 @@ constexpr std::size_t kNow = 0;
 constexpr std::size_t kNext = 1;
 constexpr std::size_t kDeliveries = 2;
 constexpr std::size_t kDeadEvents = 3;
-// A run of deliveries opens with a header: attempt, max_attempts, count.
+// A run of deliveries opens with a header: attempt, max_attempts, count, due_ms (-1: each
+// delivery carries its own).
 constexpr std::size_t kRunAttempt = 0;
 constexpr std::size_t kRunMaxAttempts = 1;
 constexpr std::size_t kRunCount = 2;
-constexpr std::size_t kRunHeader = 3;
-// Then per delivery: lease, payload, due_ms, and from the second attempt on the last error.
+constexpr std::size_t kRunDue = 3;
+constexpr std::size_t kRunHeader = 4;
+// Then per delivery: lease, payload, from the second attempt on the last error, then its due_ms
+// when the run's is -1.
 constexpr std::size_t kLease = 0;
 constexpr std::size_t kPayload = 1;
-constexpr std::size_t kDue = 2;
-constexpr std::size_t kLastError = 3;
+constexpr std::size_t kLastError = 2;
 // A dead event: id, reason, attempts.
 constexpr std::size_t kEventId = 0;
 constexpr std::size_t kEventReason = 1;
@@ -51,14 +53,17 @@ FetchResult decode(Reply reply, const std::string& queue) {
     out.next = optional_unix_ms(reply.at(kNext).as_int());
     reply.at(kDeliveries).as_array();  // checks the shape; the payloads are then moved out
     auto& d = reply.elements[kDeliveries].elements;
-    out.deliveries.reserve(d.size() / 3);
+    out.deliveries.reserve(d.size() / 2);
     std::size_t at = 0;
     while (at < d.size()) {
         if (at + kRunHeader > d.size()) throw ServerError("fetch: a delivery run without header");
         const auto attempt = static_cast<int>(d[at + kRunAttempt].as_int());
         const auto max_attempts = static_cast<int>(d[at + kRunMaxAttempts].as_int());
         const std::int64_t count = d[at + kRunCount].as_int();
-        const std::size_t width = attempt > 1 ? 4 : 3;
+        const std::int64_t run_due = d[at + kRunDue].as_int();
+        const bool with_error = attempt > 1;
+        const bool own_due = run_due < 0;
+        const std::size_t width = 2 + (with_error ? 1 : 0) + (own_due ? 1 : 0);
         at += kRunHeader;
         if (count < 1 || static_cast<std::uint64_t>(count) > (d.size() - at) / width) {
             throw ServerError("fetch: a delivery run of " + std::to_string(count) +
@@ -66,10 +71,11 @@ FetchResult decode(Reply reply, const std::string& queue) {
         }
         for (std::int64_t k = 0; k < count; ++k, at += width) {
             const auto [token, id] = split_lease(d[at + kLease].as_string());
-            std::string last_error = width == 4 ? std::move(d[at + kLastError].str) : std::string();
-            out.deliveries.emplace_back(
-                queue, Lease(std::string(id), token), std::move(d[at + kPayload].str), attempt,
-                max_attempts, unix_ms(d[at + kDue].as_int()), out.now, std::move(last_error));
+            std::string last_error = with_error ? std::move(d[at + kLastError].str) : std::string();
+            const TimePoint due = unix_ms(own_due ? d[at + width - 1].as_int() : run_due);
+            out.deliveries.emplace_back(queue, Lease(std::string(id), token),
+                                        std::move(d[at + kPayload].str), attempt, max_attempts, due,
+                                        out.now, std::move(last_error));
         }
     }
     const auto& e = reply.at(kDeadEvents).as_array();

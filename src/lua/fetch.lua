@@ -13,11 +13,12 @@
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
 --     exists.
 --   deliveries: runs of deliveries that share attempt and max_attempts (one run per fetch when
---     a batch shares them): attempt, max_attempts, count, then count triples of lease (the token
---     as a sequence key, then the id; see lib/lease.lua), payload and due_ms (an integer), each
---     followed by the last error ('' when none) when attempt > 1. Three values per message:
---     a run per distinct due time, as layout 1 sent, made six of a fetch of messages with
---     their own due times.
+--     a batch shares them): attempt, max_attempts, count, due_ms, then count deliveries: lease
+--     (the token as a sequence key, then the id; see lib/lease.lua), payload, the last error
+--     ('' when none) when attempt > 1, and its own due_ms when the run's due_ms is -1. A run
+--     whose deliveries share a due time states it once (two values per message, as a batch
+--     sent with one delay has); otherwise each carries its own (three): a run per distinct
+--     due time, as layout 1 sent, made six values per message of such a fetch.
 --   dead_events: three per message dead-lettered by this call: id, reason, attempts
 -- @include lib/constants.lua
 -- @include lib/util.lua
@@ -132,7 +133,9 @@ if total > 0 then
     -- A leased record is the pending one followed by its token (lib/record.lua), appended by
     -- concatenation.
     local TOKEN_HEADER = string.char(0xa0 + SEQ_LEN)  -- msgpack's fixstr header of a token
-    local run_attempts, run_max, run_at, run_n = nil, nil, 0, 0  -- run_at: index of its count
+    -- The open run: its attempt, max_attempts, the index of its count (its due follows), how
+    -- many it holds, and its shared due time (nil once each delivery carries its own).
+    local run_attempts, run_max, run_at, run_n, run_due = nil, nil, 0, 0, nil
     local hset, zadd, w, d = {}, {}, 0, 0
     -- Lateness (lib/lateness.lua), bucketed and counted once per run of deliveries that share
     -- a due time: late_n of them, late_ms late, in bucket late_b.
@@ -188,12 +191,20 @@ if total > 0 then
                 rec = dated(rec, due)
             end
             attempts = attempts + 1
-            if attempts ~= run_attempts or max ~= run_max then
+            if attempts ~= run_attempts or max ~= run_max
+                or (run_due and due ~= run_due and run_n > 1) then
                 if run_at > 0 then deliveries[run_at] = run_n end
-                run_attempts, run_max, run_at, run_n = attempts, max, d + 3, 0
+                run_attempts, run_max, run_at, run_n, run_due = attempts, max, d + 3, 0, due
                 deliveries[d + 1] = attempts
                 deliveries[d + 2] = max
-                d = d + 3
+                deliveries[d + 4] = due
+                d = d + 4
+            elseif run_due and due ~= run_due then
+                -- A run of one whose next delivery has another due time: from here on each
+                -- delivery carries its own, the first one's after its values.
+                deliveries[run_at + 1] = -1
+                deliveries[d + 1] = run_due
+                d, run_due = d + 1, nil
             end
             if due ~= late_due then
                 if late_n > 0 then
@@ -213,12 +224,15 @@ if total > 0 then
             w = w + 2
             deliveries[d + 1] = lease
             deliveries[d + 2] = payload
-            deliveries[d + 3] = due
-            d, run_n = d + 3, run_n + 1
+            d, run_n = d + 2, run_n + 1
             if attempts > 1 then
                 -- A redelivery says why the attempt before failed; a first delivery has no error
                 -- to read, so the usual fetch pays nothing for it.
                 deliveries[d + 1] = redis.call('HGET', K.err, id) or ''
+                d = d + 1
+            end
+            if not run_due then
+                deliveries[d + 1] = due
                 d = d + 1
             end
         end
