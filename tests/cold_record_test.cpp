@@ -28,7 +28,7 @@ TEST_F(ColdRecordTest, FarRecordsAreColdUntilTheirFirstDelivery) {
     EXPECT_EQ(ms(info->due), ms(far.due));
 
     ASSERT_EQ(q.reschedule(far.id, 0ms).status, RescheduleStatus::kRescheduled);
-    EXPECT_EQ(hlen("cold"), 1);  // a reschedule moves the score alone
+    EXPECT_EQ(hlen("cold"), 1);  // a reschedule leaves the record where it is
     const Delivery d = fetch_one(q);
     EXPECT_EQ(d.id(), far.id);
     EXPECT_EQ(d.payload(), "far");
