@@ -34,6 +34,7 @@
 
 #include "model/driver.hpp"
 #include "model/fake_clock.hpp"
+#include "support/fixture.hpp"
 #include "support/redis_server.hpp"
 
 namespace delayq::model {
@@ -65,7 +66,8 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     clock.advance(1'234'567);
     ASSERT_EQ(server.time_ms(), clock.now_ms());
 
-    const Client client(server.url());
+    // DELAYQ_ENGINE=scripts runs the model against the EVALSHA fallback (tests/model's CMake).
+    const Client client(server.url(), test::with_engine_from_env({}));
     // The inputs of the fixed settings bug are always on; unsetting DELAYQ_MODEL_KNOWN_BUGS no
     // longer leaves them out.
     Driver driver(seed, server, client, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true);
