@@ -2,10 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <delayq/error.hpp>
+#include <iterator>
 #include <list>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "service/long_poll_parts.hpp"
 
@@ -122,8 +125,11 @@ void LongPollHub::start_fetching(const std::string& queue, Slot& slot) {
     }
 }
 
-// Fetches for the oldest waiting poll, then the next, until a fetch leaves nothing due and the
-// waiter has not fired since it began.
+// Fetches for the waiting polls, oldest first, until a fetch leaves nothing due and the waiter
+// has not fired since it began. One fetch serves the oldest poll and those after it that ask for
+// the same visibility, up to kMaxPoll messages in all: a send that wakes many polls costs one
+// script call, not one per poll (issue 28: calls that carry one message). The deliveries go out
+// in order, each poll taking up to its max, so the oldest is served first.
 void LongPollHub::run_fetches(const std::string& queue) {
     for (;;) {
         std::unique_lock lock(mu_);
@@ -134,8 +140,15 @@ void LongPollHub::run_fetches(const std::string& queue) {
             idle_cv_.notify_all();
             return;
         }
-        const std::shared_ptr<Poll> poll = slot.waiting.front();
-        poll->in_fetch = true;
+        std::vector<std::shared_ptr<Poll>> group;
+        std::size_t wanted = 0;
+        const Duration visibility = slot.waiting.front()->visibility;
+        for (const auto& p : slot.waiting) {
+            if (p->visibility != visibility || wanted + p->max > kMaxPoll) break;
+            p->in_fetch = true;
+            wanted += p->max;
+            group.push_back(p);
+        }
         slot.fired = false;
         const std::uint64_t seen = slot.waiter->epoch();
         Leases leases = slot.leases;
@@ -143,37 +156,44 @@ void LongPollHub::run_fetches(const std::string& queue) {
         ++fetches_;
         lock.unlock();
 
-        PollAnswer answer;
+        std::vector<Delivery> deliveries;
+        std::exception_ptr error;
         bool drained = true;
         try {
-            FetchResult result = leases.fetch(poll->max, poll->visibility);
+            FetchResult result = leases.fetch(wanted, visibility);
             waiter.note_fetch(result);
-            drained = result.deliveries.size() < poll->max;
-            answer.deliveries = std::move(result.deliveries);
+            drained = result.deliveries.size() < wanted;
+            deliveries = std::move(result.deliveries);
         } catch (...) {
-            answer.error = std::current_exception();
+            error = std::current_exception();
         }
 
         Finished finished;
-        const bool failed = answer.error != nullptr;
         lock.lock();
-        poll->in_fetch = false;
-        if (failed) {
-            // Redis failed: every poll of the queue would fail the same way now.
-            for (const auto& p : std::list(slot.waiting)) {
-                if (p != poll) {
-                    finished.emplace_back(p, PollAnswer{{}, answer.error});
-                    remove(slot, p);
-                }
+        auto next = deliveries.begin();
+        for (const auto& poll : group) {
+            poll->in_fetch = false;
+            PollAnswer answer{{}, error};
+            const auto take = std::min<std::size_t>(poll->max, deliveries.end() - next);
+            answer.deliveries.assign(std::make_move_iterator(next),
+                                     std::make_move_iterator(next + take));
+            next += take;
+            if (!answer.deliveries.empty() || error || poll->expired || poll->cancelled ||
+                stopping_) {
+                remove(slot, poll);
+                finished.emplace_back(poll, std::move(answer));
             }
         }
-        if (!answer.deliveries.empty() || failed || poll->expired || poll->cancelled || stopping_) {
-            remove(slot, poll);
-            finished.emplace_back(poll, std::move(answer));
+        if (error) {
+            // Redis failed: every poll of the queue would fail the same way now.
+            for (const auto& p : std::list(slot.waiting)) {
+                finished.emplace_back(p, PollAnswer{{}, error});
+                remove(slot, p);
+            }
         }
-        const bool idle = failed || (drained && !slot.fired && waiter.epoch() == seen);
+        const bool idle = error || (drained && !slot.fired && waiter.epoch() == seen);
         if (idle) {
-            if (!failed) slot.drained_epoch = seen;
+            if (!error) slot.drained_epoch = seen;
             slot.fetching = false;
             settle(slot);
             idle_cv_.notify_all();

@@ -219,6 +219,35 @@ TEST_F(LongPollTest, OneSendWakesOneOfManyPolls) {
     EXPECT_FALSE(answers[2]->answered());
 }
 
+// Polls waiting together share one fetch: a send that wakes them costs one script call, and the
+// messages go out oldest poll first, each taking up to its max.
+TEST_F(LongPollTest, PollsWaitingTogetherShareOneFetch) {
+    LongPollHub& hub = this->hub();
+    std::vector<Answer*> answers;
+    for (std::size_t max : {2U, 3U, 2U}) {
+        answers.push_back(&new_answer());
+        hub.wait(request(*answers.back(), far(), max));
+    }
+    await_quiet(hub, 3);
+    const std::uint64_t fetches_before = hub.stats().fetches;
+    Queue q = queue();
+    std::vector<Message> batch;
+    for (int i = 0; i < 6; ++i) batch.push_back(Message{"m" + std::to_string(i), {}});
+    q.send_batch(batch);
+    std::vector<std::string> got;
+    const std::vector<std::size_t> expected = {2, 3, 1};
+    for (std::size_t i = 0; i < answers.size(); ++i) {
+        const auto answer = answers[i]->await();
+        ASSERT_TRUE(answer) << i;
+        ASSERT_EQ(answer->deliveries.size(), expected[i]) << i;
+        for (const Delivery& d : answer->deliveries) got.push_back(d.payload());
+    }
+    EXPECT_EQ(got, (std::vector<std::string>{"m0", "m1", "m2", "m3", "m4", "m5"}));
+    ASSERT_TRUE(eventually([&] { return hub.stats().fetching == 0; }));
+    EXPECT_EQ(hub.stats().fetches, fetches_before + 1);
+    EXPECT_EQ(hub.stats().waiting, 0U);
+}
+
 TEST_F(LongPollTest, AHundredIdlePollsCostRedisNoMoreThanOne) {
     LongPollHub& hub = this->hub();
     std::vector<Answer*> answers;
