@@ -67,4 +67,13 @@ void refuse_connection(net::ip::tcp::socket socket, const HttpLimits& limits) {
         [refusal](beast::error_code, std::size_t) { drain_then_close(refusal->stream); });
 }
 
+HttpResponse too_large_response() {
+    return problem_response(
+        {413, "payload_too_large", "the request's head or body is larger than the server takes"});
+}
+
+HttpResponse not_http11_response() {
+    return problem_response(bad_request("the request is not valid HTTP/1.1"));
+}
+
 }  // namespace delayq::server::http

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "http/limits.hpp"
+#include "http/message.hpp"
 
 // Connections the server ends before their client does.
 namespace delayq::server::http {
@@ -13,6 +14,11 @@ namespace delayq::server::http {
 // before reading it (a 413 sent while the body still arrives). So: ends our side, reads and
 // drops what the client still sends until it closes too or a short while passes, then closes.
 void drain_then_close(std::shared_ptr<boost::beast::tcp_stream> stream);
+
+// The answers to a request the server cannot read, after which it closes the connection: 413 for
+// a head or body over its limit, 400 for what is not HTTP/1.1.
+HttpResponse too_large_response();
+HttpResponse not_http11_response();
 
 // Answers 503 to a connection beyond the cap, then closes it.
 void refuse_connection(boost::asio::ip::tcp::socket socket, const HttpLimits& limits);

@@ -29,8 +29,6 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 
-constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
 // A TLS close_notify is sent, and the client's awaited, for this long at most.
 constexpr auto kTlsShutdown = std::chrono::seconds(2);
 
@@ -45,15 +43,6 @@ Stream make_stream(net::ip::tcp::socket socket, net::ssl::context* tls) {
 
 // What a watch reads at most: the start of a next request sent before its answer (pipelined).
 constexpr std::size_t kWatchBytes = 4096;
-
-HttpResponse too_large() {
-    return problem_response(
-        {413, "payload_too_large", "the request's head or body is larger than the server takes"});
-}
-
-HttpResponse not_http11() {
-    return problem_response(bad_request("the request is not valid HTTP/1.1"));
-}
 
 }  // namespace
 
@@ -164,13 +153,13 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     target_.clear();
     bytes_in_ = 0;
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
-        return answer_and_close(too_large());
+        return answer_and_close(too_large_response());
     }
     if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
         ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
         ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
         ec == bhttp::error::bad_transfer_encoding) {
-        return answer_and_close(not_http11());
+        return answer_and_close(not_http11_response());
     }
     // Anything else: the client went away, fell silent, or the server stops.
     if (ec) return close();
@@ -191,89 +180,12 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     if (parser_->is_done()) return handle();
     const std::size_t limit = route_->max_body;
     if (request_->content_length && *request_->content_length > limit) {
-        return answer_and_close(too_large());
+        return answer_and_close(too_large_response());
     }
     parser_->body_limit(limit);
     // A chunked body's length is known only at its end: it is held to the route's limit.
     reserve_body(request_->content_length ? static_cast<std::size_t>(*request_->content_length)
                                           : limit);
-}
-
-template <class Stream>
-void BasicSession<Stream>::reserve_body(std::size_t bytes) {
-    BodyBudget& budget = parts_.bodies;
-    ticket_ = budget.reserve(bytes, [weak = this->weak_from_this(), bytes, &budget] {
-        if (auto self = weak.lock()) {
-            net::post(self->stream_.get_executor(), [self, bytes] { self->on_reserved(bytes); });
-        } else {
-            budget.release(bytes);
-        }
-    });
-    if (ticket_ == 0) {
-        reserved_ = bytes;
-        return continue_body();
-    }
-    // Waiting for other bodies to be answered: within the read timeout, then 503.
-    if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream_.get_executor());
-    budget_wait_->expires_after(limits_.read_timeout);
-    budget_wait_->async_wait([self = this->shared_from_this()](beast::error_code wec) {
-        if (wec || self->ticket_ == 0 || !self->parts_.bodies.time_out(self->ticket_)) return;
-        self->ticket_ = 0;
-        self->answer_and_close(problem_response(
-            {503, "server_busy",
-             "the server is reading as many request bodies as it takes; try again"}));
-    });
-}
-
-template <class Stream>
-void BasicSession<Stream>::on_reserved(std::size_t bytes) {
-    ticket_ = 0;
-    reserved_ = bytes;
-    if (budget_wait_) budget_wait_->cancel();
-    continue_body();
-}
-
-template <class Stream>
-void BasicSession<Stream>::release_body() {
-    if (reserved_ == 0) return;
-    parts_.bodies.release(std::exchange(reserved_, 0));
-}
-
-// The client that asked for `100 Continue` is told to send its body only now that the server
-// takes it.
-template <class Stream>
-void BasicSession<Stream>::continue_body() {
-    if (expects_continue(*parser_)) {
-        tcp().expires_after(limits_.write_timeout);
-        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
-                         [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
-                             if (wec) return self->close();
-                             self->read_body();
-                         });
-        return;
-    }
-    read_body();
-}
-
-template <class Stream>
-void BasicSession<Stream>::read_body() {
-    tcp().expires_after(limits_.read_timeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
-                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                          self->on_body(ec);
-                      });
-}
-
-template <class Stream>
-void BasicSession<Stream>::on_body(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) return answer_and_close(too_large());
-    if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
-        ec == net::error::eof || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
-        return close();
-    }
-    if (ec) return answer_and_close(not_http11());
-    handle();
 }
 
 template <class Stream>
