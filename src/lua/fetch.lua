@@ -106,7 +106,8 @@ if total > 0 then
     end
     local recs, where = find_records(ids)
     -- A record without a due time (a block's, or one layout 1 wrote) has it in its score, read
-    -- before the members leave pending.
+    -- before the members leave pending. has_due (lib/record.lua), inlined with a local
+    -- string.byte: this loop meets every delivered record.
     local byte = string.byte
     local undated = nil  -- index -> its score, for the records without a due time
     for i = 1, total do

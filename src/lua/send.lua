@@ -69,8 +69,8 @@ while i <= #ARGV do
     local delay = own and 0 or uint(ARGV[i + 3])
     local max, expire_after = uint(ARGV[i + 4]), uint(ARGV[i + 5])
     if count == nil or count < 1 or (not with_ids and ARGV[i + 1] ~= '0') or delay == nil
-        or max == nil or max > MAX_ATTEMPTS or expire_after == nil or (not with_ids and expire_after > 0)
-        or (own_at and ARGV[i + 3] ~= '') then
+        or max == nil or max > MAX_ATTEMPTS or expire_after == nil
+        or (not with_ids and expire_after > 0) or (own_at and ARGV[i + 3] ~= '') then
         return bad_argument()
     end
     local due = now + delay

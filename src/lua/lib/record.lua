@@ -80,8 +80,8 @@ end
 
 -- The 8-value shape; m.due must be exact.
 local function encode(m)
-    return due_bytes(m.due) .. cmsgpack.pack(m.attempts, m.max, m.expire, m.token, m.member,
-                                             m.reason, m.payload)
+    return with_due(m.due, cmsgpack.pack(m.attempts, m.max, m.expire, m.token, m.member, m.reason,
+                                         m.payload))
 end
 
 -- The record of a pending message, rewritten with due time `due`, in this layout's shapes:
