@@ -7,11 +7,12 @@
 #include <cstdio>
 #include <cstring>
 #include <delayq/error.hpp>
+#include <delayq/limits.hpp>
 
 #include "batch_acker.hpp"
 #include "errors.hpp"
 #include "io.hpp"
-#include "json_output.hpp"
+#include "json/message.hpp"
 #include "lease_keeper.hpp"
 
 namespace delayq::cli {
@@ -19,11 +20,10 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-// Messages leased per fetch: the first fetch's, and the most (what one script call takes).
+// Messages leased per fetch: the first fetch's (the most is kMaxBatch, what one call takes).
 // Batches grow while the output keeps up and shrink when a write is slow, so that a slow
 // reader does not hold many messages leased that another consumer could take.
 constexpr std::size_t kFirstBatch = 100;
-constexpr std::size_t kMaxBatch = 1000;
 constexpr auto kSlowWrite = std::chrono::milliseconds(50);
 // How long run() sleeps at most before trying Redis again after a failure.
 constexpr auto kMaxBackOff = std::chrono::seconds(2);
@@ -45,7 +45,7 @@ void append(std::string& out, const Delivery& d, PrintFormat format) {
         out += d.payload();
         return;
     }
-    out += to_line(delivery_json(d));
+    json::append_delivery(out, d, std::nullopt);  // the lease stays here: this acks for its reader
     out += '\n';
 }
 
@@ -146,12 +146,10 @@ bool BatchPrinter::print(const std::vector<Delivery>& batch, LeaseKeeper& keeper
 }
 
 void BatchPrinter::hand_back(std::span<const Lease> leases) {
-    for (const Lease& l : leases) {
-        try {
-            leases_.release(l);
-        } catch (const Error&) {
-            // its lease runs out and it is delivered again
-        }
+    try {
+        leases_.release(leases);  // one call: a batch holds at most kMaxBatch
+    } catch (const Error&) {
+        // their leases run out and they are delivered again
     }
 }
 

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <delayq/limits.hpp>
 #include <delayq/validate.hpp>
 #include <set>
 
@@ -18,7 +19,8 @@ namespace {
 
 // Dead letters per call when a progress bar follows the work: what one script call of the
 // library takes. Less than this is over too soon for a bar.
-constexpr std::size_t kChunk = 1000;
+// Ids per requeue or purge call, and dead letters per page.
+constexpr std::size_t kChunk = kMaxBatch;
 
 std::size_t apply(QueueAdmin& admin, DeadChange change, const DeadLetterSelector& which) {
     return change == DeadChange::kRequeue ? admin.requeue(which) : admin.purge(which);

@@ -1,34 +1,22 @@
 #pragma once
 
-#include <delayq/delivery.hpp>
 #include <delayq/queue_admin.hpp>
-#include <delayq/types.hpp>
-#include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "json/fields.hpp"
+
+// The command line's JSON output (docs/cli.md, JSON output) over the shapes every front end
+// shares (common/json, docs/json.md).
 namespace delayq::cli {
 
-using Json = nlohmann::json;
+using Json = json::Json;
 
-bool is_valid_utf8(std::string_view bytes);
-std::string base64_encode(std::string_view bytes);
-// nullopt when the text is not valid (padded, standard alphabet) base64.
-std::optional<std::string> base64_decode(std::string_view text);
-
-// Sets "payload" when the bytes are valid UTF-8 (JSON strings cannot carry anything else),
-// else "payload_base64".
-void put_payload(Json& out, const std::string& payload);
-
-// One line of JSON. Strings that are not valid UTF-8 (a command's stderr kept as the last
-// error, say) are repaired rather than refused: the output must never fail.
+// One line of JSON (json::to_text: bytes that are not UTF-8 are repaired, never refused).
 std::string to_line(const Json& value);
 
-Json message_json(const MessageInfo& info);
-// What `consume` prints of a delivery (docs/cli.md, Delivery).
-Json delivery_json(const Delivery& delivery);
-Json stats_json(std::string_view queue, const QueueStats& stats);
-Json settings_json(const QueueSettings& settings);
+// A Stats object of `stats --json` and `queues --json`: "queue", the shared stats fields,
+// "totals", and the field's former name `oldest_overdue_ms` until it is removed.
+Json stats_line_json(std::string_view queue, const QueueStats& stats);
 
 }  // namespace delayq::cli

@@ -53,12 +53,10 @@ void LeaseKeeper::run() {
         // The same leases for a whole period: the write is slow.
         const std::vector<Lease> leases = held_;
         lock.unlock();
-        for (const Lease& l : leases) {
-            try {
-                leases_.extend(l, visibility_);
-            } catch (const Error&) {
-                // Redis is away: the next period tries again, or the lease runs out
-            }
+        try {
+            leases_.extend(leases, visibility_);  // one call: a batch holds at most kMaxBatch
+        } catch (const Error&) {
+            // Redis is away: the next period tries again, or the leases run out
         }
         lock.lock();
     }

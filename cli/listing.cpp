@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <delayq/limits.hpp>
 
+#include "json/message.hpp"
 #include "json_output.hpp"
 #include "table.hpp"
 #include "time_text.hpp"
@@ -10,7 +12,7 @@
 namespace delayq::cli {
 namespace {
 
-constexpr std::size_t kPage = 1000;
+constexpr std::size_t kPage = kMaxBatch;
 
 // What matters about a message in its state: when it is due, when its lease ends, why it died.
 std::string when(const MessageInfo& m, TimePoint now) {
@@ -58,7 +60,8 @@ std::vector<MessageInfo> list_messages(QueueAdmin& admin, State state, std::size
 
 void print_messages(const std::vector<MessageInfo>& messages, TimePoint now, bool json) {
     if (json) {
-        for (const auto& m : messages) std::printf("%s\n", to_line(message_json(m)).c_str());
+        for (const auto& m : messages)
+            std::printf("%s\n", to_line(json::message_info_json(m)).c_str());
         return;
     }
     if (messages.empty()) {

@@ -3,94 +3,18 @@
 #include <delayq/error.hpp>
 #include <delayq/validate.hpp>
 #include <exception>
-#include <limits>
 #include <string>
 
-#include "api/json_parse.hpp"
 #include "errors.hpp"
-#include "json_output.hpp"
-#include "time_text.hpp"
+#include "json/message.hpp"
+#include "json/parse.hpp"
 
 namespace delayq::cli {
 namespace {
 
-std::chrono::milliseconds duration_field(const Json& value, std::string_view name) {
-    if (value.is_number_integer()) {
-        if (value.get<long long>() < 0) {
-            throw UsageError("\"" + std::string(name) + "\" must not be negative");
-        }
-        return duration_arg(std::to_string(value.get<long long>()));
-    }
-    if (!value.is_string()) {
-        throw UsageError("\"" + std::string(name) +
-                         "\" must be a duration string like \"30s\" or integer milliseconds");
-    }
-    return duration_arg(value.get<std::string>());
-}
-
-TimePoint time_field(const Json& value) {
-    if (value.is_number_integer()) {
-        if (value.get<long long>() < 0) throw UsageError("\"at\" must not be before 1970");
-        return time_arg(std::to_string(value.get<long long>()));
-    }
-    if (!value.is_string()) {
-        throw UsageError("\"at\" must be an RFC 3339 time string or integer unix milliseconds");
-    }
-    return time_arg(value.get<std::string>());
-}
-
 Message parse_line(std::string_view text, const SendOptions& defaults) {
-    Json j;
-    try {
-        // The service's bounds and rules: a key given twice is refused, not last-wins.
-        j = server::parse_json(text);
-    } catch (const InvalidArgument& e) {
-        throw UsageError(e.what());
-    }
-    if (!j.is_object()) throw UsageError("expected a JSON object");
-    Message m;
-    m.options = defaults;
-    bool has_payload = false;
-    for (const auto& [key, value] : j.items()) {
-        if (key == "payload") {
-            if (!value.is_string()) throw UsageError("\"payload\" must be a string");
-            m.payload = value.get<std::string>();
-            has_payload = true;
-        } else if (key == "payload_base64") {
-            auto bytes = value.is_string() ? base64_decode(value.get<std::string>()) : std::nullopt;
-            if (!bytes) throw UsageError("\"payload_base64\" is not valid base64");
-            m.payload = std::move(*bytes);
-            if (has_payload) throw UsageError("give either \"payload\" or \"payload_base64\"");
-            has_payload = true;
-        } else if (key == "delay") {
-            m.options.delay = duration_field(value, key);
-            m.options.at.reset();
-        } else if (key == "at") {
-            m.options.at = time_field(value);
-            m.options.delay = std::chrono::milliseconds(0);
-        } else if (key == "id") {
-            if (!value.is_string()) throw UsageError("\"id\" must be a string");
-            m.options.id = value.get<std::string>();
-        } else if (key == "max_attempts") {
-            // The range is the library's to check; this only has to fit in an int first.
-            if (!value.is_number_integer() || value.get<long long>() < 1 ||
-                value.get<long long>() > std::numeric_limits<int>::max()) {
-                throw UsageError("\"max_attempts\" must be a positive integer");
-            }
-            m.options.max_attempts = value.get<int>();
-        } else if (key == "expire_after") {
-            m.options.expire_after = duration_field(value, key);
-        } else {
-            throw UsageError("unknown field \"" + key +
-                             "\" (known: payload, payload_base64, delay, at, id, max_attempts, "
-                             "expire_after)");
-        }
-    }
-    if (!has_payload) throw UsageError("\"payload\" or \"payload_base64\" is missing");
-    if (j.contains("delay") && j.contains("at")) {
-        throw UsageError("give either \"delay\" or \"at\", not both");
-    }
-    return m;
+    // The service's bounds and rules: a key given twice is refused, not last-wins.
+    return json::parse_message(json::parse_json(text), defaults);
 }
 
 // "line N: " before what is wrong with a line.

@@ -4,24 +4,21 @@
 #include <delayq/time.hpp>
 
 namespace delayq::cli {
-namespace {
 
-std::string number(double value) {
+std::string number_text(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);
     return text;
 }
-
-}  // namespace
 
 std::string settings_text(const QueueSettings& s) {
     const Backoff& b = s.backoff;
     std::string out;
     out += "  paused          " + std::string(s.paused ? "yes" : "no") + "\n";
     out += "  max attempts    " + std::to_string(s.max_attempts) + "\n";
-    out += "  backoff         " + format_duration(b.initial) + " x" + number(b.multiplier) +
+    out += "  backoff         " + format_duration(b.initial) + " x" + number_text(b.multiplier) +
            " per attempt, at most " + format_duration(b.max) + ", jitter +-" +
-           number(b.jitter * 100) + "%\n";
+           number_text(b.jitter * 100) + "%\n";
     out +=
         "  dead letters    at most " +
         (s.dead_max_count == 0 ? std::string("unbounded") : std::to_string(s.dead_max_count)) +

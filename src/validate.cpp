@@ -75,8 +75,8 @@ void validate_send(const SendOptions& options) {
     }
     validate_delay(options.delay, "delay");
     if (options.at) validate_time(*options.at, "due time");
-    if (options.max_attempts < 0 || options.max_attempts > kMaxAttemptsLimit) {
-        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit) +
+    if (options.max_attempts < 0 || options.max_attempts > kMaxAttempts) {
+        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttempts) +
                                     " (or 0 for the queue's default)");
     }
     validate_delay(options.expire_after, "expire_after");
@@ -142,8 +142,8 @@ void validate_backoff(const Backoff& b) {
 }
 
 void validate_settings_update(const SettingsUpdate& u) {
-    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > kMaxAttemptsLimit)) {
-        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttemptsLimit));
+    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > kMaxAttempts)) {
+        invalid("max_attempts", "must be from 1 to " + std::to_string(kMaxAttempts));
     }
     if (u.backoff) validate_backoff(*u.backoff);
     if (u.dead_max_count && *u.dead_max_count > kMaxDeadCount) {

@@ -7,17 +7,12 @@
 
 #include "delayq/options.hpp"
 #include "delayq/queue_admin.hpp"
-#include "shared_constants.hpp"  // kMaxAttempts, kMaxBatch, kMaxTimeMs
+#include "shared_constants.hpp"  // the limits (src/shared_constants.txt)
 
 namespace delayq::detail {
 
-inline constexpr std::size_t kMaxNameBytes = 200;
-inline constexpr std::size_t kMaxErrorBytes = 4096;  // last error texts are cut to this
-inline constexpr int kMaxAttemptsLimit = static_cast<int>(kMaxAttempts);
 // The longest durations a Consumer accepts for its timers (100 years of 365 days).
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
-inline constexpr std::size_t kMaxDeadCount = 1'000'000'000'000;
-inline constexpr double kMaxBackoffMultiplier = 1e9;  // as settings.lua allows
 
 // Each throws InvalidArgument with a message that names the problem.
 void validate_queue_name(std::string_view name);

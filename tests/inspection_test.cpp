@@ -34,7 +34,7 @@ TEST_F(InspectionTest, StatsOfAnEmptyQueue) {
     EXPECT_EQ(s.dead, 0u);
     EXPECT_FALSE(s.next_due);
     EXPECT_FALSE(s.oldest_due);
-    EXPECT_EQ(s.oldest_overdue_age, 0ms);
+    EXPECT_EQ(s.oldest_ready_age, 0ms);
     EXPECT_EQ(s.totals.sent, 0u);
     // Inspection writes nothing.
     EXPECT_EQ(server().dbsize(), 0);
@@ -62,7 +62,7 @@ TEST_F(InspectionTest, StatsCountEveryState) {
     EXPECT_EQ(s.dead, 1u);
     EXPECT_EQ(ms(s.next_due), now + 3'600'000);
     EXPECT_EQ(ms(s.oldest_due), now - 5000);
-    EXPECT_EQ(s.oldest_overdue_age.count(), ms(s.now) - (now - 5000));
+    EXPECT_EQ(s.oldest_ready_age.count(), ms(s.now) - (now - 5000));
     EXPECT_EQ(s.totals.sent, 7u);
     EXPECT_EQ(s.totals.delivered, 2u);
     EXPECT_EQ(s.totals.dead_lettered, 1u);
@@ -79,7 +79,7 @@ TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
     const QueueStats st = admin(q).stats();
     EXPECT_EQ(ms(st.oldest_due), ms(s.due));
     EXPECT_EQ(ms(st.next_due), ms(s.due));
-    EXPECT_EQ(st.oldest_overdue_age, 0ms);
+    EXPECT_EQ(st.oldest_ready_age, 0ms);
 }
 
 TEST_F(InspectionTest, TotalsFollowTheLifecycle) {

@@ -11,6 +11,7 @@ void add_reschedule(CommandSet& set);
 void add_stats(CommandSet& set);
 void add_queues(CommandSet& set);
 void add_peek(CommandSet& set);
+void add_get(CommandSet& set);
 void add_dead(CommandSet& set);
 void add_dead_list(CommandSet& set);
 void add_dead_requeue(CommandSet& set);
@@ -46,6 +47,7 @@ void add_all_commands(CommandSet& set) {
     add_stats(set);
     add_queues(set);
     add_peek(set);
+    add_get(set);
     add_dead(set);
     add_dead_list(set);
     add_dead_requeue(set);

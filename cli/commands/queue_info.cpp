@@ -6,6 +6,7 @@
 
 #include "command_set.hpp"
 #include "errors.hpp"
+#include "json/queue.hpp"
 #include "json_output.hpp"
 #include "session.hpp"
 #include "settings_text.hpp"
@@ -27,9 +28,9 @@ int info(const InfoArgs& a, const Invocation& invocation) {
     const EngineStatus engine = session.client().engine();
     const bool functions = engine.mode == ScriptEngine::kFunctions;
     if (a.json) {
-        Json j = settings_json(settings);
+        Json j = json::settings_json(settings);
         j["queue"] = a.queue;
-        j["stats"] = stats_json(a.queue, stats);
+        j["stats"] = stats_line_json(a.queue, stats);
         j["engine"] = {{"mode", std::string(to_string(engine.mode))},
                        {"library", engine.library},
                        {"reason", engine.reason}};

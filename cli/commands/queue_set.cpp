@@ -1,6 +1,8 @@
 // delayq queue set: change a queue's settings.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <delayq/limits.hpp>
+#include <delayq/time.hpp>
 #include <memory>
 
 #include "command_set.hpp"
@@ -75,27 +77,38 @@ Examples:
   delayq queue set orders --dead-max-count 0 --dead-max-age 7d)"},
         [a](const Invocation& i) { return set_settings(*a, i); });
     cmd.add_option("QUEUE", a->queue, "Queue name")->required();
+    const auto by_default = [](const std::string& value) { return " (default " + value + ")"; };
     cmd.add_option("--max-attempts", a->max_attempts,
-                   "Deliveries before a message is dead-lettered (default 25)")
+                   "Deliveries before a message is dead-lettered" +
+                       by_default(std::to_string(kDefaultMaxAttempts)))
         ->type_name("N")
-        ->check(CLI::Range(1, 1'000'000));
-    cmd.add_option("--backoff-initial", a->backoff_initial,
-                   "Delay before the first retry (default 1s)")
+        ->check(CLI::Range(1, kMaxAttempts));
+    cmd.add_option(
+           "--backoff-initial", a->backoff_initial,
+           "Delay before the first retry" + by_default(format_duration(kDefaultBackoffInitial)))
         ->type_name("DUR");
-    cmd.add_option("--backoff-max", a->backoff_max, "Longest delay between retries (default 1h)")
+    cmd.add_option(
+           "--backoff-max", a->backoff_max,
+           "Longest delay between retries" + by_default(format_duration(kDefaultBackoffMax)))
         ->type_name("DUR");
     cmd.add_option("--backoff-multiplier", a->backoff_multiplier,
-                   "Each retry waits this many times the one before (default 2)")
-        ->type_name("X");
+                   "Each retry waits this many times the one before" +
+                       by_default(number_text(kDefaultBackoffMultiplier)))
+        ->type_name("X")
+        ->check(CLI::Range(1.0, kMaxBackoffMultiplier));
     cmd.add_option("--backoff-jitter", a->backoff_jitter,
-                   "Delays spread by up to this fraction either way, 0 to 1 (default 0.2)")
-        ->type_name("X");
+                   "Delays spread by up to this fraction either way, 0 to 1" +
+                       by_default(number_text(kDefaultBackoffJitter)))
+        ->type_name("X")
+        ->check(CLI::Range(0.0, 1.0));
     cmd.add_option("--dead-max-count", a->dead_max_count,
-                   "Dead letters kept at most, oldest dropped first; 0: no bound (default 100000)")
+                   "Dead letters kept at most, oldest dropped first; 0: no bound" +
+                       by_default(std::to_string(kDefaultDeadMaxCount)))
         ->type_name("N")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(std::size_t{0}, kMaxDeadCount));
     cmd.add_option("--dead-max-age", a->dead_max_age,
-                   "Dead letters dropped after this long; 0: no bound (default 30d)")
+                   "Dead letters dropped after this long; 0: no bound" +
+                       by_default(format_duration(kDefaultDeadMaxAge)))
         ->type_name("DUR");
 }
 

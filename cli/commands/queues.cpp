@@ -31,7 +31,7 @@ int queues(bool json, const Invocation& invocation) {
         }
         const QueueStats& s = *readable;
         if (json) {
-            all.push_back(stats_json(name, s));
+            all.push_back(stats_line_json(name, s));
             continue;
         }
         table.add({name, std::to_string(s.scheduled), std::to_string(s.ready),

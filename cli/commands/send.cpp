@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <delayq/limits.hpp>
 #include <delayq/validate.hpp>
 #include <memory>
 #include <optional>
@@ -17,7 +18,6 @@
 namespace delayq::cli {
 namespace {
 
-constexpr std::size_t kBatch = 1000;  // Queue::send_batch takes at most this many
 // How long after the clock was read the last batch of a --file may still go out.
 constexpr auto kSendingMargin = std::chrono::hours(1);
 
@@ -94,13 +94,13 @@ int send_file(const SendArgs& a, const Invocation& invocation) {
 
     // A bar only for more than one batch: less is over too soon to need one.
     std::optional<Progress> progress;
-    if (lines.size() > kBatch) progress.emplace("sent", lines.size());
+    if (lines.size() > kMaxBatch) progress.emplace("sent", lines.size());
     std::size_t sent = 0;
     std::size_t duplicates = 0;
     std::size_t batches = 0;
     std::vector<Message> batch;
-    for (std::size_t start = 0; start < lines.size(); start += kBatch) {
-        const std::size_t end = std::min(lines.size(), start + kBatch);
+    for (std::size_t start = 0; start < lines.size(); start += kMaxBatch) {
+        const std::size_t end = std::min(lines.size(), start + kMaxBatch);
         batch.clear();
         for (std::size_t i = start; i < end; ++i) batch.push_back(lines[i].message);
         std::vector<SendResult> results;
@@ -161,11 +161,12 @@ Examples:
         cmd.add_option("--id", a->id,
                        "Message id, an idempotency key: sending an id that exists changes nothing")
             ->type_name("ID");
-    // Positive here (absent means the queue's setting); the upper bound is the library's.
+    // Absent means the queue's setting.
     cmd.add_option("--max-attempts", a->max_attempts,
-                   "Deliveries before it is dead-lettered (default: the queue's, 25)")
+                   "Deliveries before it is dead-lettered (default: the queue's, " +
+                       std::to_string(kDefaultMaxAttempts) + " unless set)")
         ->type_name("N")
-        ->check(CLI::PositiveNumber);
+        ->check(CLI::Range(1, kMaxAttempts));
     a->expire_opt = cmd.add_option("--expire-after", a->expire_after,
                                    "No longer deliver it from this long after the send: it is "
                                    "then dead-lettered as expired (a delivery under way may "
@@ -173,7 +174,8 @@ Examples:
                         ->type_name("DUR");
     a->file_opt = cmd.add_option("--file", a->file,
                                  "Send JSON lines from this file (-: stdin), one message per "
-                                 "line, in batches of 1000")
+                                 "line, in batches of " +
+                                     std::to_string(kMaxBatch))
                       ->type_name("FILE");
 }
 

@@ -28,7 +28,7 @@ void print_stats(const std::string& name, const QueueStats& s) {
     }
     std::printf("\n  ready      %zu", s.ready);
     if (s.ready > 0) {
-        std::printf("  (oldest overdue by %s)", rough_duration(s.oldest_overdue_age).c_str());
+        std::printf("  (oldest overdue by %s)", rough_duration(s.oldest_ready_age).c_str());
     }
     std::printf("\n  in_flight  %zu\n  dead       %zu\n  total      %zu\n", s.in_flight, s.dead,
                 s.scheduled + s.ready + s.in_flight + s.dead);
@@ -68,7 +68,7 @@ int stats(const StatsArgs& a, const Invocation& invocation) {
             continue;
         }
         if (a.json) {
-            all.push_back(stats_json(name, *readable));
+            all.push_back(stats_line_json(name, *readable));
         } else {
             if (shown > 0) std::printf("\n");
             print_stats(name, *readable);
@@ -96,7 +96,7 @@ void add_stats(CommandSet& set) {
          .summary = "Counts per state, lifetime totals, next due time and oldest overdue message",
          .details = R"(Examples:
   delayq stats orders
-  delayq stats --json | jq '.[] | {queue, ready, oldest_overdue_ms}')"},
+  delayq stats --json | jq '.[] | {queue, ready, oldest_ready_age_ms}')"},
         [a](const Invocation& i) { return stats(*a, i); });
     cmd.add_option("QUEUE", a->queue, "Queue name (default: every queue)");
     cmd.add_flag("--json", a->json, "One JSON object (an array without QUEUE)");

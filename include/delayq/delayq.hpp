@@ -8,6 +8,7 @@
 #include "delayq/error.hpp"
 #include "delayq/function_admin.hpp"
 #include "delayq/leases.hpp"
+#include "delayq/limits.hpp"
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"

@@ -32,11 +32,11 @@ class Leases {
   public:
     const std::string& name() const;
 
-    // Leases up to max_count (1 to 1000) due messages for `visibility`. Also returns lapsed
+    // Leases up to max_count (1 to kMaxBatch) due messages for `visibility`. Also returns lapsed
     // leases to pending and dead-letters messages past their expiry.
     FetchResult fetch(std::size_t max_count, Duration visibility);
     LeaseResult ack(const Lease& lease);
-    // Acks up to 1000 leases in one script call; one result per lease, in order. A lease named
+    // Acks up to kMaxBatch leases in one script call; one result per lease, in order. A lease named
     // twice is acked once: the second answers kLost.
     std::vector<LeaseResult> ack(std::span<const Lease> leases);
     // kRetrying after nack.delay, or without one after a Backoff{} for the attempts the message
@@ -46,11 +46,11 @@ class Leases {
     LeaseResult reject(const Lease& lease, const Reject& reject);  // kDeadLettered
     // Renews the lease for `visibility` from now on the Redis clock: kExtended, with the new end.
     LeaseResult extend(const Lease& lease, Duration visibility);
-    // Renews up to 1000 leases in one script call; one result per lease, in order.
+    // Renews up to kMaxBatch leases in one script call; one result per lease, in order.
     std::vector<LeaseResult> extend(std::span<const Lease> leases, Duration visibility);
     // Hands an unstarted delivery back at its due time, without counting the attempt.
     LeaseResult release(const Lease& lease);
-    // Hands up to 1000 back in one script call; one result per lease, in order. A lease named
+    // Hands up to kMaxBatch back in one script call; one result per lease, in order. A lease named
     // twice is released once: the second answers kLost.
     std::vector<LeaseResult> release(std::span<const Lease> leases);
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "delayq/limits.hpp"
 #include "delayq/types.hpp"
 
 namespace delayq {
@@ -112,10 +113,10 @@ struct Message {
 // Exponential backoff with jitter: attempt n waits initial * multiplier^(n-1), capped at max, then
 // spread by +-jitter (a fraction).
 struct Backoff {
-    Duration initial = std::chrono::seconds(1);
-    Duration max = std::chrono::hours(1);
-    double multiplier = 2.0;
-    double jitter = 0.2;
+    Duration initial = kDefaultBackoffInitial;
+    Duration max = kDefaultBackoffMax;
+    double multiplier = kDefaultBackoffMultiplier;
+    double jitter = kDefaultBackoffJitter;
 
     // random01 is uniform in [0, 1).
     Duration delay_for(int attempt, double random01) const;
@@ -130,7 +131,7 @@ struct ConsumerOptions {
     // while handlers take 10 ms or more), so that fast handlers get whole batches per fetch
     // while a slow consumer holds back no message another consumer could take.
     std::optional<std::size_t> prefetch{};
-    std::size_t max_batch = 100;  // messages per fetch, at most 1000
+    std::size_t max_batch = 100;  // messages per fetch, at most kMaxBatch
     // Lease length; extended while the handler runs.
     Duration visibility_timeout = std::chrono::seconds(30);
     // Delay of a handler's nack that names none (and of a handler's exception). Unset: the

@@ -52,7 +52,7 @@ class Queue {
     // wait for the thread it runs on (detected: logged, then abort). An exception it throws is
     // logged and dropped.
     void send_async(std::string_view payload, const SendOptions& options, SendCallback done);
-    // Up to 1000 messages in one round trip and one atomic script: all are stored or (on bad
+    // Up to kMaxBatch messages in one round trip and one atomic script: all are stored or (on bad
     // input or a Redis error) none is. An empty batch sends nothing and returns no results.
     std::vector<SendResult> send_batch(std::span<const Message> messages);
 

@@ -21,17 +21,17 @@ class QueueCore;
 struct QueueSettings {
     // For messages sent without their own max_attempts. Such a message follows the setting as
     // it is when it runs out of attempts, not as it was when it was sent.
-    int max_attempts = 25;
+    int max_attempts = kDefaultMaxAttempts;
     // For nacks that name no delay: Leases::nack, and a Consumer without its own backoff.
     Backoff backoff{};
     // Retention of the dead-letter set; 0 disables a bound. Removals count in
     // Totals::dead_trimmed.
-    std::size_t dead_max_count = 100'000;
-    Duration dead_max_age = std::chrono::hours(24 * 30);
+    std::size_t dead_max_count = kDefaultDeadMaxCount;
+    Duration dead_max_age = kDefaultDeadMaxAge;
     // Paused, fetch leases nothing (lapsed leases still go back to pending); sends go on.
     bool paused = false;
     // The version of the key layout and record format the queue was written in (0: nothing was
-    // written yet). A client of another version is refused with a ServerError.
+    // written yet). A client of another version is refused with a ConfigurationError.
     int layout = 0;
 };
 

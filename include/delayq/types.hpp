@@ -97,7 +97,11 @@ struct QueueStats {
     std::size_t dead = 0;
     std::optional<TimePoint> next_due;    // earliest due time still in the future
     std::optional<TimePoint> oldest_due;  // earliest due time of all pending messages
-    Duration oldest_overdue_age{0};       // how long the oldest ready message has waited
+    Duration oldest_ready_age{0};         // how long the oldest ready message has waited
+    // Deprecated: the same value under its former name, kept for this release (0.2) and then
+    // removed. Not marked [[deprecated]]: GCC 12 warns of the attribute wherever a QueueStats
+    // is made or copied, which would break every -Werror build that uses the type.
+    Duration oldest_overdue_age{0};
     Totals totals;
     LatenessHistogram lateness;
 };
@@ -121,7 +125,7 @@ struct MessageInfo {
 // leaves the state between two pages does not shift the ones after it.
 struct PageRequest {
     std::string cursor{};
-    std::size_t limit = 100;  // 1 to 1000
+    std::size_t limit = 100;  // 1 to kMaxBatch
 };
 
 struct MessagePage {

@@ -1,46 +1,29 @@
 #include "api/admin_json.hpp"
 
 #include <delayq/error.hpp>
-#include <limits>
+#include <delayq/limits.hpp>
 
-#include "api/json_fields.hpp"
-#include "api/messages_json.hpp"
+#include "json/fields.hpp"
+#include "json/message.hpp"
+#include "json/queue.hpp"
 
 namespace delayq::server {
 namespace {
 
-using nlohmann::json;
+using json::bool_field;
+using json::count_field;
+using json::counts_json;
+using json::duration_field;
+using json::Json;
+using json::message_info_json;
+using json::number_field;
+using json::require_object;
+using json::string_field;
+using json::totals_json;
+using json::unix_ms;
+using json::unknown_field;
 
-json optional_ms(const std::optional<TimePoint>& t) { return t ? json(unix_ms(*t)) : json(); }
-
-json counts_json(const QueueStats& s) {
-    return {{"scheduled", s.scheduled},
-            {"ready", s.ready},
-            {"in_flight", s.in_flight},
-            {"dead", s.dead}};
-}
-
-json totals_json(const Totals& t) {
-    return {{"sent", t.sent},
-            {"delivered", t.delivered},
-            {"acked", t.acked},
-            {"retried", t.retried},
-            {"dead_lettered", t.dead_lettered},
-            {"expired", t.expired},
-            {"cancelled", t.cancelled},
-            {"released", t.released},
-            {"requeued", t.requeued},
-            {"purged", t.purged},
-            {"dead_trimmed", t.dead_trimmed},
-            {"orphans_removed", t.orphans_removed}};
-}
-
-double number_field(const json& v, const std::string& name) {
-    if (!v.is_number()) throw InvalidArgument(name + " must be a number");
-    return v.get<double>();
-}
-
-void backoff_fields(const json& body, QueuePatch& p) {
+void backoff_fields(const Json& body, QueuePatch& p) {
     if (!body.is_object()) throw InvalidArgument("backoff must be a JSON object");
     for (const auto& [key, v] : body.items()) {
         if (key == "initial") {
@@ -59,39 +42,14 @@ void backoff_fields(const json& body, QueuePatch& p) {
 
 }  // namespace
 
-json queue_list_json(std::span<const QueueCounts> queues) {
-    json list = json::array();
+Json queue_list_json(std::span<const QueueCounts> queues) {
+    Json list = Json::array();
     for (const auto& q : queues) {
-        json item = counts_json(q.stats);
+        Json item = counts_json(q.stats);
         item["queue"] = q.queue;
         list.push_back(std::move(item));
     }
     return {{"queues", std::move(list)}};
-}
-
-json settings_json(const QueueSettings& s) {
-    return {{"paused", s.paused},
-            {"max_attempts", s.max_attempts},
-            {"backoff",
-             {{"initial_ms", s.backoff.initial.count()},
-              {"max_ms", s.backoff.max.count()},
-              {"multiplier", s.backoff.multiplier},
-              {"jitter", s.backoff.jitter}}},
-            {"dead_max_count", s.dead_max_count},
-            {"dead_max_age_ms", s.dead_max_age.count()},
-            {"layout", s.layout}};
-}
-
-json queue_json(const std::string& queue, const QueueStats& s, const QueueSettings& settings) {
-    json stats = counts_json(s);
-    stats["now_ms"] = unix_ms(s.now);
-    stats["next_due_ms"] = optional_ms(s.next_due);
-    stats["oldest_due_ms"] = optional_ms(s.oldest_due);
-    stats["oldest_ready_age_ms"] = s.oldest_overdue_age.count();
-    return {{"queue", queue},
-            {"stats", std::move(stats)},
-            {"totals", totals_json(s.totals)},
-            {"settings", settings_json(settings)}};
 }
 
 ListQuery parse_list_query(const QueryParams& params) {
@@ -108,11 +66,12 @@ ListQuery parse_list_query(const QueryParams& params) {
             has_state = true;
         } else if (key == "limit") {
             std::size_t n = 0;
-            const bool digits = !value.empty() && value.size() <= 4 &&
+            const bool digits = !value.empty() && value.size() <= 9 &&
                                 value.find_first_not_of("0123456789") == std::string::npos;
             if (digits) n = std::stoul(value);
-            if (!digits || n < 1 || n > 1000) {
-                throw InvalidArgument("limit must be a whole number from 1 to 1000");
+            if (!digits || n < 1 || n > kMaxBatch) {
+                throw InvalidArgument("limit must be a whole number from 1 to " +
+                                      std::to_string(kMaxBatch));
             }
             q.page.limit = n;
         } else if (key == "cursor") {
@@ -127,21 +86,21 @@ ListQuery parse_list_query(const QueryParams& params) {
     return q;
 }
 
-json message_page_json(const MessagePage& page) {
-    json list = json::array();
+Json message_page_json(const MessagePage& page) {
+    Json list = Json::array();
     for (const auto& m : page.messages) list.push_back(message_info_json(m));
     return {{"messages", std::move(list)},
-            {"next_cursor", page.next_cursor.empty() ? json() : json(page.next_cursor)}};
+            {"next_cursor", page.next_cursor.empty() ? Json() : Json(page.next_cursor)}};
 }
 
-DeadLetterSelector parse_dead_selector(const json& body) {
+DeadLetterSelector parse_dead_selector(const Json& body) {
     require_object(body, "a dead-letter selection");
     DeadLetterSelector s;
     bool has_ids = false;
     for (const auto& [key, v] : body.items()) {
         if (key == "ids") {
-            if (!v.is_array() || v.empty() || v.size() > kMaxDeadIds) {
-                throw InvalidArgument("ids must be a list of 1 to " + std::to_string(kMaxDeadIds) +
+            if (!v.is_array() || v.empty() || v.size() > kMaxBatch) {
+                throw InvalidArgument("ids must be a list of 1 to " + std::to_string(kMaxBatch) +
                                       " ids");
             }
             for (std::size_t i = 0; i < v.size(); ++i) {
@@ -182,21 +141,20 @@ SettingsUpdate QueuePatch::update(const QueueSettings& current) const {
     return u;
 }
 
-QueuePatch parse_queue_patch(const json& body) {
+QueuePatch parse_queue_patch(const Json& body) {
     require_object(body, "a queue change");
     QueuePatch p;
     for (const auto& [key, v] : body.items()) {
         if (key == "max_attempts") {
-            p.max_attempts = static_cast<int>(count_field(v, key, 1, 1'000'000));
+            p.max_attempts = static_cast<int>(count_field(v, key, 1, kMaxAttempts));
         } else if (key == "backoff") {
             backoff_fields(v, p);
         } else if (key == "dead_max_count") {
-            p.dead_max_count = count_field(v, key, 0, std::numeric_limits<std::uint32_t>::max());
+            p.dead_max_count = count_field(v, key, 0, kMaxDeadCount);
         } else if (key == "dead_max_age") {
             p.dead_max_age = duration_field(v, key);
         } else if (key == "paused") {
-            if (!v.is_boolean()) throw InvalidArgument("paused must be true or false");
-            p.paused = v.get<bool>();
+            p.paused = bool_field(v, key);
         } else {
             unknown_field(key);
         }
@@ -222,17 +180,10 @@ bool parse_force(const QueryParams& params) {
     return force;
 }
 
-json delete_result_json(const DeleteResult& r) {
-    return {{"status", r.status == DeleteStatus::kDeleted ? "deleted" : "in_flight"},
-            {"pending", r.pending},
-            {"in_flight", r.in_flight},
-            {"dead", r.dead}};
-}
-
-json history_json(const std::string& queue, std::span<const HistoryPoint> points, bool recording) {
-    json list = json::array();
+Json history_json(const std::string& queue, std::span<const HistoryPoint> points, bool recording) {
+    Json list = Json::array();
     for (const auto& p : points) {
-        json item = totals_json(p.totals);
+        Json item = totals_json(p.totals);
         item["at_ms"] = unix_ms(p.at);
         list.push_back(std::move(item));
     }

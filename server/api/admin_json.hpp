@@ -27,12 +27,7 @@ struct QueueCounts {
 };
 nlohmann::json queue_list_json(std::span<const QueueCounts> queues);
 
-// GET /v1/queues/{queue}: {"queue", "stats": {...}, "totals": {...}, "settings": {...}}
-nlohmann::json queue_json(const std::string& queue, const QueueStats& stats,
-                          const QueueSettings& settings);
-nlohmann::json settings_json(const QueueSettings& settings);
-
-// GET /v1/queues/{queue}/messages?state=scheduled|ready|in_flight|dead&limit=1..1000&cursor=
+// GET /v1/queues/{queue}/messages?state=scheduled|ready|in_flight|dead&limit=1..kMaxBatch&cursor=
 struct ListQuery {
     State state = State::kReady;
     PageRequest page;
@@ -42,8 +37,7 @@ ListQuery parse_list_query(const QueryParams& params);
 // .../messages/{id} shows it.
 nlohmann::json message_page_json(const MessagePage& page);
 
-// POST .../dead/requeue and .../dead/purge: {"ids": [1 to 1000 ids]} or {"all": true}.
-inline constexpr std::size_t kMaxDeadIds = 1000;
+// POST .../dead/requeue and .../dead/purge: {"ids": [1 to kMaxBatch ids]} or {"all": true}.
 DeadLetterSelector parse_dead_selector(const nlohmann::json& body);
 
 // PATCH /v1/queues/{queue}: any of "max_attempts", "backoff": {"initial", "max", "multiplier",
@@ -66,9 +60,6 @@ QueuePatch parse_queue_patch(const nlohmann::json& body);
 
 // DELETE /v1/queues/{queue}?force=true|false (default false).
 bool parse_force(const QueryParams& params);
-// {"status": "deleted"|"in_flight", "pending", "in_flight", "dead"}
-nlohmann::json delete_result_json(const DeleteResult& result);
-
 // GET /v1/queues/{queue}/history: {"queue", "recording", "points": [{"at_ms", "sent",
 // "delivered", ... every total}...]}, oldest first; "recording" says whether the server records
 // the queue now (not for a queue that does not exist, nor beyond --history-max-queues).

@@ -2,17 +2,27 @@
 
 #include <algorithm>
 #include <delayq/error.hpp>
+#include <delayq/limits.hpp>
 #include <optional>
 #include <string>
 
-#include "api/json_fields.hpp"
-#include "api/json_text.hpp"
-#include "api/messages_json.hpp"
+#include "json/fields.hpp"
+#include "json/message.hpp"
+#include "json/text.hpp"
 
 namespace delayq::server {
 namespace {
 
-using nlohmann::json;
+using json::append_delivery;
+using json::append_json_string;
+using json::count_field;
+using json::duration_field;
+using json::Json;
+using json::json_list_text;
+using json::require_object;
+using json::string_field;
+using json::unix_ms;
+using json::unknown_field;
 
 // A lease field taken apart: the text it holds and the lease in it, or a 400 naming the field
 // (`name` is called only then). A check that needs no key.
@@ -22,7 +32,7 @@ struct LeaseField {
 };
 
 template <class Name>
-LeaseField lease_field(const json& value, const Name& name) {
+LeaseField lease_field(const Json& value, const Name& name) {
     if (value.is_string()) {
         const auto& text = value.get_ref<const std::string&>();
         if (auto unsealed = auth::LeaseSeal::unseal(text)) return {&text, std::move(*unsealed)};
@@ -37,10 +47,10 @@ LeaseArg open_lease(LeaseField field, const LeaseOpener& opener) {
 
 // The list of lease strings, each checked (a 400 naming the first bad one); opened later, once
 // the whole body is good.
-std::vector<LeaseField> leases_field(const json& value) {
-    if (!value.is_array() || value.empty() || value.size() > kMaxLeasesPerRequest) {
-        throw InvalidArgument("leases must be a list of 1 to " +
-                              std::to_string(kMaxLeasesPerRequest) + " leases");
+std::vector<LeaseField> leases_field(const Json& value) {
+    if (!value.is_array() || value.empty() || value.size() > kMaxBatch) {
+        throw InvalidArgument("leases must be a list of 1 to " + std::to_string(kMaxBatch) +
+                              " leases");
     }
     std::vector<LeaseField> out;
     out.reserve(value.size());
@@ -75,12 +85,12 @@ const char* status_text(LeaseStatus status) {
 
 }  // namespace
 
-LeaseRequest parse_lease_request(const json& body) {
+LeaseRequest parse_lease_request(const Json& body) {
     require_object(body, "a lease request");
     LeaseRequest r;
     for (const auto& [key, v] : body.items()) {
         if (key == "max") {
-            r.max = count_field(v, "max", 1, kMaxLeasesPerRequest);
+            r.max = count_field(v, "max", 1, kMaxBatch);
         } else if (key == "visibility") {
             r.visibility = duration_field(v, "visibility");
             if (r.visibility.count() < 1) throw InvalidArgument("visibility must be at least 1ms");
@@ -106,7 +116,7 @@ std::string deliveries_text(std::span<const Delivery> deliveries, const auth::Le
                           });
 }
 
-std::vector<LeaseArg> parse_lease_list(const json& body, const LeaseOpener& opener) {
+std::vector<LeaseArg> parse_lease_list(const Json& body, const LeaseOpener& opener) {
     require_object(body, "a body of leases");
     std::optional<std::vector<LeaseField>> leases;
     for (const auto& [key, v] : body.items()) {
@@ -117,7 +127,7 @@ std::vector<LeaseArg> parse_lease_list(const json& body, const LeaseOpener& open
     return open_leases(std::move(*leases), opener);
 }
 
-ExtendRequest parse_extend(const json& body, const LeaseOpener& opener) {
+ExtendRequest parse_extend(const Json& body, const LeaseOpener& opener) {
     require_object(body, "an extend request");
     ExtendRequest r;
     std::optional<std::vector<LeaseField>> leases;
@@ -156,7 +166,7 @@ std::string lease_results_text(std::span<const LeaseArg> leases,
                           });
 }
 
-NackRequest parse_nack(const json& body, const LeaseOpener& opener) {
+NackRequest parse_nack(const Json& body, const LeaseOpener& opener) {
     require_object(body, "a nack");
     NackRequest r;
     std::optional<LeaseField> lease;
@@ -176,7 +186,7 @@ NackRequest parse_nack(const json& body, const LeaseOpener& opener) {
     return r;
 }
 
-RejectRequest parse_reject(const json& body, const LeaseOpener& opener) {
+RejectRequest parse_reject(const Json& body, const LeaseOpener& opener) {
     require_object(body, "a reject");
     RejectRequest r;
     std::optional<LeaseField> lease;
@@ -194,8 +204,8 @@ RejectRequest parse_reject(const json& body, const LeaseOpener& opener) {
     return r;
 }
 
-json outcome_json(const LeaseResult& result) {
-    json out = {{"status", status_text(result.status)}};
+Json outcome_json(const LeaseResult& result) {
+    Json out = {{"status", status_text(result.status)}};
     if (result.status == LeaseStatus::kRetrying) out["due_ms"] = unix_ms(result.at);
     return out;
 }

@@ -19,10 +19,9 @@
 // written) naming the field; unknown fields are refused.
 namespace delayq::server {
 
-inline constexpr std::size_t kMaxLeasesPerRequest = 1000;
 inline constexpr Duration kMaxLeaseWait = std::chrono::seconds(60);
 
-// {"max": 1..1000, "visibility": DUR, "wait": DUR up to 60s}, each optional.
+// {"max": 1..kMaxBatch, "visibility": DUR, "wait": DUR up to 60s}, each optional.
 struct LeaseRequest {
     std::size_t max = 1;
     Duration visibility = std::chrono::seconds(30);
@@ -30,7 +29,7 @@ struct LeaseRequest {
 };
 LeaseRequest parse_lease_request(const nlohmann::json& body);
 
-// {"deliveries": [append_delivery...]}, as text (json_text.hpp: up to 1000 of them an answer),
+// {"deliveries": [append_delivery...]}, as text (json/text.hpp: up to kMaxBatch an answer),
 // each lease sealed for its delivery's queue.
 std::string deliveries_text(std::span<const Delivery> deliveries, const auth::LeaseSeal& seal);
 
@@ -49,7 +48,7 @@ struct LeaseArg {
     std::optional<Lease> lease;  // nullopt: forged, unsealed or another queue's: lease_lost
 };
 
-// ack and release: {"leases": [1 to 1000 lease strings]}.
+// ack and release: {"leases": [1 to kMaxBatch lease strings]}.
 std::vector<LeaseArg> parse_lease_list(const nlohmann::json& body, const LeaseOpener& opener);
 
 // extend: {"leases": [...], "visibility": DUR}.

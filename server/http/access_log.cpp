@@ -8,8 +8,8 @@
 #include <iterator>
 #include <memory>
 
-#include "api/json_text.hpp"
 #include "http/buffered_sink.hpp"
+#include "json/text.hpp"
 
 namespace delayq::server::http {
 namespace {
@@ -45,16 +45,16 @@ std::string access_line(const AccessRecord& r, std::chrono::system_clock::time_p
     out.append(R"({"time":)");
     append_time(out, at);
     out.append(R"(,"method":)");
-    append_json_string(out, r.method);
+    json::append_json_string(out, r.method);
     out.append(R"(,"target":)");
-    append_json_string(out, r.target);
+    json::append_json_string(out, r.target);
     fmt::format_to(std::back_inserter(out), R"(,"status":{},"ms":{:.3f},"in":{},"out":{})",
                    r.status, std::chrono::duration<double, std::milli>(r.duration).count(),
                    r.bytes_in, r.bytes_out);
     out.append(R"(,"remote":)");
-    append_json_string(out, r.remote);
+    json::append_json_string(out, r.remote);
     out.append(R"(,"token":)");
-    append_json_string(out, r.principal);
+    json::append_json_string(out, r.principal);
     out.push_back('}');
     return out;
 }

@@ -57,7 +57,7 @@ void render_queue_metrics(TextFormat& out, std::span<const QueueSample> queues) 
                "How long the oldest ready message has waited for a consumer (the queue's lag).");
     for (const auto& q : queues) {
         out.sample("delayq_oldest_ready_age_seconds", {{"queue", q.queue}},
-                   seconds(q.stats.oldest_overdue_age));
+                   seconds(q.stats.oldest_ready_age));
     }
     for (const Counter& c : kCounters) {
         out.family(c.name, "counter", c.help);

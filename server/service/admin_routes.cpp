@@ -4,12 +4,13 @@
 
 #include "api/admin_json.hpp"
 #include "http/percent.hpp"
+#include "json/queue.hpp"
 #include "service/routes.hpp"
 
 namespace delayq::server::service {
 namespace {
 
-using nlohmann::json;
+using json::Json;
 
 constexpr std::string_view kQueues = "/v1/queues";
 constexpr std::string_view kQueue = "/v1/queues/{queue}";
@@ -52,7 +53,7 @@ http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
 http::HttpResponse get_queue(RouteContext& ctx, const http::HttpRequest& r) {
     QueueAdmin admin = ctx.client.admin(r.param("queue"));
     const QueueStats stats = admin.stats();
-    return json_answer(200, queue_json(r.param("queue"), stats, admin.settings()));
+    return json_answer(200, json::queue_json(r.param("queue"), stats, admin.settings()));
 }
 
 http::HttpResponse list_messages(RouteContext& ctx, const http::HttpRequest& r) {
@@ -86,7 +87,7 @@ http::HttpResponse patch_queue(RouteContext& ctx, const http::HttpRequest& r) {
         }
     }
     return json_answer(
-        200, {{"queue", r.param("queue")}, {"settings", settings_json(admin.settings())}});
+        200, {{"queue", r.param("queue")}, {"settings", json::settings_json(admin.settings())}});
 }
 
 http::HttpResponse delete_queue(RouteContext& ctx, const http::HttpRequest& r) {
@@ -98,7 +99,7 @@ http::HttpResponse delete_queue(RouteContext& ctx, const http::HttpRequest& r) {
              "queue \"" + r.param("queue") + "\" has " + std::to_string(result.in_flight) +
                  " leased messages; nothing was deleted (?force=true deletes them too)"});
     }
-    return json_answer(200, delete_result_json(result));
+    return json_answer(200, json::delete_result_json(result));
 }
 
 http::HttpResponse history(RouteContext& ctx, const http::HttpRequest& r) {

@@ -6,13 +6,14 @@
 
 #include "api/leases_json.hpp"
 #include "auth/lease_key.hpp"
+#include "json/fields.hpp"
 #include "service/long_poll.hpp"
 #include "service/routes.hpp"
 
 namespace delayq::server::service {
 namespace {
 
-using nlohmann::json;
+using json::Json;
 
 constexpr std::string_view kLeases = "/v1/queues/{queue}/leases";
 constexpr std::string_view kAck = "/v1/queues/{queue}/ack";
@@ -22,8 +23,8 @@ constexpr std::string_view kNack = "/v1/queues/{queue}/nack";
 constexpr std::string_view kReject = "/v1/queues/{queue}/reject";
 
 // A lease request's body may be left out: every field has a default.
-json body_or_empty(const http::HttpRequest& r) {
-    return r.body.empty() ? json::object() : json_body(r);
+Json body_or_empty(const http::HttpRequest& r) {
+    return r.body.empty() ? Json::object() : json_body(r);
 }
 
 http::HttpResponse busy() {

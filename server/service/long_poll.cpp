@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <delayq/error.hpp>
+#include <delayq/limits.hpp>
 #include <iterator>
 #include <list>
 #include <optional>
@@ -16,7 +17,8 @@ namespace delayq::server {
 
 namespace {
 
-constexpr std::size_t kMaxPoll = 1000;
+// One fetch: the library leases at most a batch a call.
+constexpr std::size_t kMaxPoll = kMaxBatch;
 
 }  // namespace
 
@@ -235,8 +237,10 @@ void LongPollHub::finish(Finished&& finished) {
         // Handed back unstarted, so the next poll gets them at once; should this fail, the
         // leases lapse and the messages come back anyway.
         try {
-            Leases leases = client_.leases(poll->queue);
-            for (const Delivery& d : unanswered) leases.release(d.lease());
+            std::vector<Lease> held;
+            held.reserve(unanswered.size());
+            for (const Delivery& d : unanswered) held.push_back(d.lease());
+            client_.leases(poll->queue).release(held);  // a poll takes at most kMaxBatch
         } catch (const std::exception& e) {
             spdlog::warn(
                 "long-poll on {}: releasing {} unanswered leases failed ({}); they "

@@ -40,7 +40,7 @@ struct PollRequest {
     // Whose poll: the auth entry's name, for the per-token caps; empty without auth (no caps
     // per token then, only the totals).
     std::string token;
-    std::size_t max = 1;  // 1 to 1000
+    std::size_t max = 1;  // 1 to kMaxBatch
     Duration visibility = std::chrono::seconds(30);
     std::chrono::steady_clock::time_point deadline;
     PollDone done;

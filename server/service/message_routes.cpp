@@ -4,15 +4,15 @@
 #include <exception>
 #include <utility>
 
-#include "api/json_fields.hpp"
-#include "api/messages_json.hpp"
 #include "api/problem.hpp"
+#include "json/fields.hpp"
+#include "json/message.hpp"
 #include "service/routes.hpp"
 
 namespace delayq::server::service {
 namespace {
 
-using nlohmann::json;
+using json::Json;
 
 constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
 constexpr std::string_view kBatch = "/v1/queues/{queue}/messages/batch";
@@ -33,7 +33,7 @@ constexpr std::string_view kInFlight = "is in flight: a consumer holds its lease
 constexpr std::string_view kDead = "is a dead letter: requeue or purge it instead";
 
 http::HttpResponse send_answer(const SendResult& result) {
-    return http::json_response(result.duplicate ? 200 : 201, send_result_text(result));
+    return http::json_response(result.duplicate ? 200 : 201, json::send_result_text(result));
 }
 
 // Sends `m` through the queue's send line, without blocking: concurrent requests share script
@@ -58,7 +58,7 @@ constexpr std::size_t kParseOnIoThread = std::size_t{64} * 1024;
 void send(RouteContext& ctx, http::HttpRequest r, const http::Reply& reply) {
     auto parse_and_send = [ctx = &ctx, reply](const http::HttpRequest& request) {
         try {
-            send_parsed(*ctx, request, parse_message(json_body(request)), reply);
+            send_parsed(*ctx, request, json::parse_message(json_body(request)), reply);
         } catch (...) {
             reply(http::problem_response(problem_from(std::current_exception())));
         }
@@ -69,15 +69,15 @@ void send(RouteContext& ctx, http::HttpRequest r, const http::Reply& reply) {
 }
 
 http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::vector<Message> messages = parse_batch(json_body(r));
+    const std::vector<Message> messages = json::parse_batch(json_body(r));
     Queue queue = ctx.queues.get(r.param("queue"));
-    return http::json_response(201, send_results_text(queue.send_batch(messages)));
+    return http::json_response(201, json::send_results_text(queue.send_batch(messages)));
 }
 
 http::HttpResponse get(RouteContext& ctx, const http::HttpRequest& r) {
     const std::optional<MessageInfo> info = ctx.client.admin(r.param("queue")).get(r.param("id"));
     if (!info) return no_message(r);
-    return json_answer(200, message_info_json(*info));
+    return json_answer(200, json::message_info_json(*info));
 }
 
 http::HttpResponse cancel(RouteContext& ctx, const http::HttpRequest& r) {
@@ -95,13 +95,13 @@ http::HttpResponse cancel(RouteContext& ctx, const http::HttpRequest& r) {
 }
 
 http::HttpResponse reschedule(RouteContext& ctx, const http::HttpRequest& r) {
-    const RescheduleRequest when = parse_reschedule(json_body(r));
+    const json::RescheduleRequest when = json::parse_reschedule(json_body(r));
     Queue queue = ctx.client.queue(r.param("queue"));
     const RescheduleResult result = when.delay ? queue.reschedule(r.param("id"), *when.delay)
                                                : queue.reschedule_at(r.param("id"), *when.at);
     switch (result.status) {
         case RescheduleStatus::kRescheduled:
-            return json_answer(200, {{"id", r.param("id")}, {"due_ms", unix_ms(result.due)}});
+            return json_answer(200, {{"id", r.param("id")}, {"due_ms", json::unix_ms(result.due)}});
         case RescheduleStatus::kNotFound:
             return no_message(r);
         case RescheduleStatus::kInFlight:

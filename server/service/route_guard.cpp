@@ -7,7 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "api/json_parse.hpp"
+#include "json/parse.hpp"
+#include "json/text.hpp"
 #include "service/route_context.hpp"
 
 namespace delayq::server::service {
@@ -146,12 +147,11 @@ void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work
 
 nlohmann::json json_body(const http::HttpRequest& request) {
     if (request.body.empty()) throw InvalidArgument("this needs a JSON body");
-    return parse_json(request.body);
+    return json::parse_json(request.body);
 }
 
 http::HttpResponse json_answer(unsigned status, const nlohmann::json& body) {
-    return http::json_response(status,
-                               body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return http::json_response(status, json::to_text(body));
 }
 
 }  // namespace delayq::server::service

@@ -159,7 +159,8 @@ QueueStats decode_stats(const Reply& reply) {
     s.dead = static_cast<std::size_t>(reply.at(kDead).as_int());
     s.oldest_due = optional_unix_ms(reply.at(kOldestDue).as_int());
     s.next_due = optional_unix_ms(reply.at(kNextDue).as_int());
-    if (s.oldest_due && *s.oldest_due <= s.now) s.oldest_overdue_age = s.now - *s.oldest_due;
+    if (s.oldest_due && *s.oldest_due <= s.now) s.oldest_ready_age = s.now - *s.oldest_due;
+    s.oldest_overdue_age = s.oldest_ready_age;  // the deprecated name, until it is removed
     struct Field {
         std::string_view name;
         std::uint64_t Totals::*member;

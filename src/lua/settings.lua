@@ -4,8 +4,9 @@
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: pairs of a setting's name (SETTINGS in lib/settings.lua) and its new value; none only
 --   reads.
---   max_attempts 1..1000000; backoff_initial_ms and backoff_max_ms 0..MAX_TIME_MS (ms);
---   backoff_multiplier >= 1; backoff_jitter 0..1 (a fraction); dead_max_count 0..10^12 and
+--   max_attempts 1..MAX_ATTEMPTS; backoff_initial_ms and backoff_max_ms 0..MAX_TIME_MS (ms);
+--   backoff_multiplier 1..MAX_BACKOFF_MULTIPLIER; backoff_jitter 0..1 (a fraction);
+--   dead_max_count 0..MAX_DEAD_COUNT and
 --   dead_max_age_ms 0..MAX_TIME_MS (0 = unbounded); paused 0 or 1.
 -- Returns: {layout ('' when the queue has none yet), then name, value pairs of every setting
 --   (values as strings, defaults filled in)}
@@ -19,8 +20,8 @@ bind_keys(KEYS)
 
 local LIMITS = {
     max_attempts = {1, MAX_ATTEMPTS}, backoff_initial_ms = {0, MAX_TIME_MS},
-    backoff_max_ms = {0, MAX_TIME_MS}, backoff_multiplier = {1, 1e9}, backoff_jitter = {0, 1},
-    dead_max_count = {0, 1e12}, dead_max_age_ms = {0, MAX_TIME_MS}, paused = {0, 1},
+    backoff_max_ms = {0, MAX_TIME_MS}, backoff_multiplier = {1, MAX_BACKOFF_MULTIPLIER}, backoff_jitter = {0, 1},
+    dead_max_count = {0, MAX_DEAD_COUNT}, dead_max_age_ms = {0, MAX_TIME_MS}, paused = {0, 1},
 }
 local INTEGER = {max_attempts = true, backoff_initial_ms = true, backoff_max_ms = true,
                  dead_max_count = true, dead_max_age_ms = true, paused = true}

@@ -128,7 +128,7 @@ void compare(Diff& d, std::string_view what, const QueueStats& e, const QueueSta
     d.eq(what, "dead", e.dead, a.dead);
     d.eq(what, "next_due", e.next_due, a.next_due);
     d.eq(what, "oldest_due", e.oldest_due, a.oldest_due);
-    d.eq(what, "oldest_overdue_age", e.oldest_overdue_age, a.oldest_overdue_age);
+    d.eq(what, "oldest_ready_age", e.oldest_ready_age, a.oldest_ready_age);
     const Totals& et = e.totals;
     const Totals& at = a.totals;
     d.eq(what, "totals.sent", et.sent, at.sent);

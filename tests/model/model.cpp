@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <delayq/limits.hpp>
 #include <set>
 #include <stdexcept>
 #include <tuple>
@@ -10,11 +11,8 @@
 namespace delayq::model {
 namespace {
 
-constexpr std::size_t kMaxIdBytes = 200;
 constexpr std::size_t kSeqLen = 14;
-constexpr int kMaxAttemptsLimit = 1'000'000;
-constexpr std::uint64_t kMaxDeadCount = 1'000'000'000'000;
-constexpr double kMaxMultiplier = 1e9;
+
 constexpr std::int64_t kMicrosPerSecond = 1'000'000;
 
 std::int64_t ms_of(Duration d) { return d.count(); }
@@ -32,7 +30,7 @@ bool valid_time(TimePoint t) { return ms_of(t) >= 0 && ms_of(t) <= kMaxTimeMs; }
 
 bool valid_backoff(const Backoff& b) {
     return b.initial.count() >= 0 && b.max >= b.initial && b.multiplier >= 1.0 &&
-           b.multiplier <= kMaxMultiplier && b.jitter >= 0.0 && b.jitter <= 1.0 &&
+           b.multiplier <= kMaxBackoffMultiplier && b.jitter >= 0.0 && b.jitter <= 1.0 &&
            valid_delay(b.max);
 }
 
@@ -57,7 +55,7 @@ const std::array<Duration, kLatenessBuckets>& lateness_bounds() {
 }
 
 bool valid_id(const std::string& id) {
-    if (id.empty() || id.size() > kMaxIdBytes) return false;
+    if (id.empty() || id.size() > kMaxNameBytes) return false;
     return std::all_of(id.begin(), id.end(), [](char ch) {
         const auto c = static_cast<unsigned char>(ch);
         return c >= 0x20 && c < 0x7f && c != '{' && c != '}';
@@ -72,7 +70,7 @@ bool valid_send(const delayq::Message& m, const QueueOptions& options) {
     if (o.id && !valid_caller_id(*o.id)) return false;
     if (o.at && o.delay.count() != 0) return false;
     if (!valid_delay(o.delay) || (o.at && !valid_time(*o.at))) return false;
-    if (o.max_attempts < 0 || o.max_attempts > kMaxAttemptsLimit) return false;
+    if (o.max_attempts < 0 || o.max_attempts > delayq::kMaxAttempts) return false;
     if (!valid_delay(o.expire_after)) return false;
     return !(o.expire_after.count() > 0 && !o.at && o.expire_after <= o.delay);
 }
@@ -424,7 +422,7 @@ QueueStats QueueModel::stats() const {
     }
     s.in_flight = sorted(Place::kInFlight).size();
     s.dead = sorted(Place::kDead).size();
-    if (s.oldest_due && ms_of(*s.oldest_due) <= now) s.oldest_overdue_age = s.now - *s.oldest_due;
+    if (s.oldest_due && ms_of(*s.oldest_due) <= now) s.oldest_ready_age = s.now - *s.oldest_due;
     s.totals = totals_;
     s.lateness.sum = Duration(lateness_sum_);
     for (std::size_t b = 0; b < kLatenessBuckets; ++b) {
@@ -462,7 +460,7 @@ Expect<std::size_t> QueueModel::purge(const DeadLetterSelector& which) {
 }
 
 Expect<QueueSettings> QueueModel::update_settings(const SettingsUpdate& u) {
-    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > kMaxAttemptsLimit)) {
+    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > delayq::kMaxAttempts)) {
         return std::nullopt;
     }
     if (u.backoff && !valid_backoff(*u.backoff)) return std::nullopt;

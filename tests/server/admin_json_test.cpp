@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <delayq/limits.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "json/queue.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
@@ -15,6 +17,7 @@ namespace {
 
 using nlohmann::json;
 using namespace delayq::server;
+using namespace delayq::json;  // the shapes the CLI shares (common/json)
 using AdminJsonTest = RedisTest;
 
 template <class Parse, class Input>
@@ -142,6 +145,26 @@ TEST_F(AdminJsonTest, APatchChangesOnlyWhatItNames) {
         const std::string why = refusal(parse_queue_patch, json::parse(body));
         EXPECT_NE(why.find(text), std::string::npos) << body << " -> " << why;
     }
+}
+
+TEST_F(AdminJsonTest, RetentionTakesTheWholeRangeTheLibraryAllows) {
+    // The service once capped dead_max_count at 2^32 - 1 where the library and the scripts
+    // allow kMaxDeadCount (10^12): one limit, from src/shared_constants.txt, everywhere.
+    Queue q = queue();
+    QueueAdmin a = admin(q);
+    const QueuePatch big = parse_queue_patch(json::parse(R"({"dead_max_count":4294967296})"));
+    EXPECT_EQ(a.update_settings(big.update(a.settings())).dead_max_count, 4'294'967'296U);
+    const QueuePatch most = parse_queue_patch(
+        json::parse("{\"dead_max_count\":" + std::to_string(kMaxDeadCount) + "}"));
+    EXPECT_EQ(a.update_settings(most.update(a.settings())).dead_max_count, kMaxDeadCount);
+    const std::string why =
+        refusal(parse_queue_patch,
+                json::parse("{\"dead_max_count\":" + std::to_string(kMaxDeadCount + 1) + "}"));
+    EXPECT_NE(why.find("dead_max_count must be a whole number from 0 to " +
+                       std::to_string(kMaxDeadCount)),
+              std::string::npos)
+        << why;
+    EXPECT_EQ(a.settings().dead_max_count, kMaxDeadCount);  // the refusal wrote nothing
 }
 
 TEST_F(AdminJsonTest, DeletesTakeForceAndSayWhatHappened) {

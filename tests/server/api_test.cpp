@@ -1,11 +1,11 @@
 // The API's JSON shapes: payload encodings, message parsing, deliveries, problems.
 #include <gtest/gtest.h>
 
-#include "api/json_parse.hpp"
 #include "api/leases_json.hpp"
-#include "api/messages_json.hpp"
-#include "api/payload.hpp"
 #include "api/problem.hpp"
+#include "json/message.hpp"
+#include "json/parse.hpp"
+#include "json/payload.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
@@ -13,6 +13,7 @@ namespace {
 
 using nlohmann::json;
 using namespace delayq::server;
+using namespace delayq::json;  // the shapes the CLI shares (common/json)
 
 // The InvalidArgument text parse_message throws for a body, or "" when it parses.
 std::string refusal(const json& body) {

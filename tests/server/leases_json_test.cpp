@@ -14,6 +14,7 @@ namespace {
 
 using nlohmann::json;
 using namespace delayq::server;
+using namespace delayq::json;  // the shapes the CLI shares (common/json)
 
 template <class Parse>
 std::string refusal(Parse parse, const std::string& body) {

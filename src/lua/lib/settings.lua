@@ -1,4 +1,5 @@
 -- The queue's settings, in KEYS[11] (see lib/keys.lua), with their defaults.
+-- @include lib/constants.lua
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
@@ -24,13 +25,13 @@ local function read_settings(writes)
     local err = layout_error(v[1], writes)
     if err then return nil, err end
     S.layout, S.seq = v[1], v[2]
-    S.max_attempts = tonumber(v[3]) or 25
-    S.backoff_initial_ms = tonumber(v[4]) or 1000
-    S.backoff_max_ms = tonumber(v[5]) or 3600000
-    S.backoff_multiplier = tonumber(v[6]) or 2
-    S.backoff_jitter = tonumber(v[7]) or 0.2
-    S.dead_max_count = tonumber(v[8]) or 100000
-    S.dead_max_age_ms = tonumber(v[9]) or 2592000000
+    S.max_attempts = tonumber(v[3]) or DEFAULT_MAX_ATTEMPTS
+    S.backoff_initial_ms = tonumber(v[4]) or DEFAULT_BACKOFF_INITIAL_MS
+    S.backoff_max_ms = tonumber(v[5]) or DEFAULT_BACKOFF_MAX_MS
+    S.backoff_multiplier = tonumber(v[6]) or DEFAULT_BACKOFF_MULTIPLIER
+    S.backoff_jitter = tonumber(v[7]) or DEFAULT_BACKOFF_JITTER
+    S.dead_max_count = tonumber(v[8]) or DEFAULT_DEAD_MAX_COUNT
+    S.dead_max_age_ms = tonumber(v[9]) or DEFAULT_DEAD_MAX_AGE_MS
     S.paused = tonumber(v[10]) or 0
     return S
 end

@@ -1,8 +1,6 @@
-#include "api/json_text.hpp"
+#include "json/text.hpp"
 
-#include <nlohmann/json.hpp>
-
-namespace delayq::server {
+namespace delayq::json {
 namespace {
 
 // Printable ASCII without '"' and '\': nearly every id, target, address and token name.
@@ -23,8 +21,11 @@ void append_json_string(std::string& out, std::string_view text) {
         return;
     }
     // Escapes, control characters and bytes that are not UTF-8, as nlohmann-json writes them.
-    out.append(nlohmann::json(std::string(text))
-                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    out.append(to_text(Json(std::string(text))));
 }
 
-}  // namespace delayq::server
+std::string to_text(const Json& value) {
+    return value.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace delayq::json

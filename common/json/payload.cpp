@@ -1,10 +1,12 @@
-#include "api/payload.hpp"
+#include "json/payload.hpp"
 
 #include <openssl/evp.h>
 
 #include <cstdint>
 
-namespace delayq::server {
+#include "json/text.hpp"
+
+namespace delayq::json {
 
 bool is_valid_utf8(std::string_view bytes) {
     std::size_t i = 0;
@@ -64,4 +66,23 @@ std::optional<std::string> base64_decode(std::string_view text) {
     return out;
 }
 
-}  // namespace delayq::server
+void put_payload(Json& out, const std::string& payload) {
+    if (is_valid_utf8(payload)) {
+        out["payload"] = payload;
+    } else {
+        out["payload_base64"] = base64_encode(payload);
+    }
+}
+
+void append_payload(std::string& out, std::string_view payload) {
+    if (is_valid_utf8(payload)) {
+        out.append(R"(,"payload":)");
+        append_json_string(out, payload);
+    } else {
+        out.append(R"(,"payload_base64":")");
+        out.append(base64_encode(payload));
+        out.push_back('"');
+    }
+}
+
+}  // namespace delayq::json

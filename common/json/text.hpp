@@ -4,10 +4,16 @@
 #include <string>
 #include <string_view>
 
+#include "json/fields.hpp"
+
 // JSON written straight as text, for what the server writes often and in bulk (a batch's
 // results, the access log): building an nlohmann document of a thousand small objects and
 // serializing it was a third of a batch send's CPU in the server.
-namespace delayq::server {
+namespace delayq::json {
+
+// A document on one line. Strings that are not valid UTF-8 (a command's stderr kept as a last
+// error, say) are repaired with U+FFFD rather than refused: writing must never fail.
+std::string to_text(const Json& value);
 
 // `text` as a JSON string, quotes included. Bytes that are not UTF-8 become U+FFFD, as
 // nlohmann-json's error_handler_t::replace writes them.
@@ -31,4 +37,4 @@ std::string json_list_text(std::string_view key, std::size_t count, std::size_t 
     return out;
 }
 
-}  // namespace delayq::server
+}  // namespace delayq::json

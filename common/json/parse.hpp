@@ -1,14 +1,15 @@
 #pragma once
 
 #include <cstddef>
-#include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "json/fields.hpp"
 
 // Request bodies (and the CLI's message files) as JSON, parsed within bounds: a body's bytes are
 // bounded by its route, but a document of those bytes can cost many times them in memory (a
 // megabyte of "[" is a million nested arrays), so nesting and the count of values are bounded
 // too, and parsing stops at the first value past them.
-namespace delayq::server {
+namespace delayq::json {
 
 struct JsonBounds {
     // Nested objects and arrays: a batch is {"messages": [{..., "backoff"?: {...}}]}.
@@ -20,6 +21,6 @@ struct JsonBounds {
 // One JSON value. Throws InvalidArgument saying why for text that is not JSON, nests deeper or
 // holds more values than `bounds`, or has an object with a key twice (whose value would be
 // ambiguous: parsers differ on which one wins).
-nlohmann::json parse_json(std::string_view text, const JsonBounds& bounds = {});
+Json parse_json(std::string_view text, const JsonBounds& bounds = {});
 
-}  // namespace delayq::server
+}  // namespace delayq::json

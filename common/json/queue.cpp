@@ -1,0 +1,64 @@
+#include "json/queue.hpp"
+
+namespace delayq::json {
+
+Json counts_json(const QueueStats& s) {
+    return {{"scheduled", s.scheduled},
+            {"ready", s.ready},
+            {"in_flight", s.in_flight},
+            {"dead", s.dead}};
+}
+
+Json stats_json(const QueueStats& s) {
+    Json out = counts_json(s);
+    out["total"] = s.scheduled + s.ready + s.in_flight + s.dead;
+    out["now_ms"] = unix_ms(s.now);
+    out["next_due_ms"] = optional_ms(s.next_due);
+    out["oldest_due_ms"] = optional_ms(s.oldest_due);
+    out["oldest_ready_age_ms"] = s.oldest_ready_age.count();
+    return out;
+}
+
+Json totals_json(const Totals& t) {
+    return {{"sent", t.sent},
+            {"delivered", t.delivered},
+            {"acked", t.acked},
+            {"retried", t.retried},
+            {"dead_lettered", t.dead_lettered},
+            {"expired", t.expired},
+            {"cancelled", t.cancelled},
+            {"released", t.released},
+            {"requeued", t.requeued},
+            {"purged", t.purged},
+            {"dead_trimmed", t.dead_trimmed},
+            {"orphans_removed", t.orphans_removed}};
+}
+
+Json settings_json(const QueueSettings& s) {
+    return {{"paused", s.paused},
+            {"max_attempts", s.max_attempts},
+            {"backoff",
+             {{"initial_ms", s.backoff.initial.count()},
+              {"max_ms", s.backoff.max.count()},
+              {"multiplier", s.backoff.multiplier},
+              {"jitter", s.backoff.jitter}}},
+            {"dead_max_count", s.dead_max_count},
+            {"dead_max_age_ms", s.dead_max_age.count()},
+            {"layout", s.layout}};
+}
+
+Json queue_json(const std::string& queue, const QueueStats& stats, const QueueSettings& settings) {
+    return {{"queue", queue},
+            {"stats", stats_json(stats)},
+            {"totals", totals_json(stats.totals)},
+            {"settings", settings_json(settings)}};
+}
+
+Json delete_result_json(const DeleteResult& r) {
+    return {{"status", r.status == DeleteStatus::kDeleted ? "deleted" : "in_flight"},
+            {"pending", r.pending},
+            {"in_flight", r.in_flight},
+            {"dead", r.dead}};
+}
+
+}  // namespace delayq::json
