@@ -124,7 +124,9 @@ std::shared_ptr<detail::QueueCore> queue_core(const std::shared_ptr<detail::Clie
                                               std::string_view name, const QueueOptions& options) {
     detail::validate_queue_name(name);
     detail::validate_queue_options(options);
-    return std::make_shared<detail::QueueCore>(client, std::string(name), options);
+    return client->queues().get(name, options, [&] {
+        return std::make_shared<detail::QueueCore>(client, std::string(name), options);
+    });
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "delayq/options.hpp"
+#include "queue_registry.hpp"
 #include "redis/connection.hpp"
 #include "redis/pool.hpp"
 #include "redis/tls_context.hpp"
@@ -32,6 +33,8 @@ class ClientCore {
     WakeHub& wake_hub();
     // What every queue's asynchronous sends share (its thread started on first use).
     SendHub& send_hub() { return send_hub_; }
+    // The live queues, so that handles to one queue share its send line.
+    QueueRegistry& queues() { return queues_; }
 
   private:
     void check_server(Connection& conn);
@@ -45,6 +48,7 @@ class ClientCore {
     // After the pool: its thread uses it. Stopped after every Queue (each holds this client).
     SendHub send_hub_{pool_};
     std::mutex hub_mutex_;
+    QueueRegistry queues_;
     // Last: its threads use the rest, so it stops first.
     std::unique_ptr<WakeHub> wake_hub_;
 };

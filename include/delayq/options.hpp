@@ -84,6 +84,8 @@ struct QueueOptions {
     // the wait makes no delivery later. Blocking sends, messages due sooner and a closing Queue
     // never wait; a message that must go takes those waiting with it. 0: none waits. 0 to 1 s.
     Duration send_linger = std::chrono::milliseconds(5);
+
+    bool operator==(const QueueOptions&) const = default;
 };
 
 struct SendOptions {

@@ -11,11 +11,12 @@
 
 namespace delayq::server::service {
 
-// One Queue handle per queue name for the whole service. Each Client::queue() call makes a
-// handle with its own send line, so a handle per request would leave concurrent single sends
-// one script call each; sharing one lets them share calls (the library's group commit). The
-// lines of all handles are sent by the Client's one sending thread. Bounded: past `capacity` names
-// the least recently used handle is dropped (a request still using it keeps its own copy).
+// One Queue handle per queue name for the whole service, kept between requests. Handles of one
+// queue share its send line while any lives (Client::queue), but a handle made per request
+// would be the last one often: its line would be made anew for each request, and dropping it
+// on an I/O thread would wait there for its queued sends. The lines of all handles are sent by
+// the Client's one sending thread. Bounded: past `capacity` names the least recently used
+// handle is dropped (a request still using it keeps its own copy).
 class QueueHandles {
   public:
     QueueHandles(Client client, std::size_t capacity);
