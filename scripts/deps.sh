@@ -5,7 +5,10 @@
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev)
 if [[ "${1:-}" == test ]]; then
-    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3 python3-yaml openssl curl)
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3 python3-yaml openssl curl nodejs)
+    # npm for the OpenAPI lint (tests/openapi); a nodejs from elsewhere (NodeSource) brings its
+    # own npm, which Debian's package would conflict with.
+    command -v npm >/dev/null || pkgs+=(npm)
 fi
 if [[ "${1:-}" == bench ]]; then
     pkgs+=(wrk python3)

@@ -25,6 +25,19 @@ bool is_param(std::string_view segment) {
     return segment.size() > 2 && segment.front() == '{' && segment.back() == '}';
 }
 
+// RFC 9110 9.3.2: HEAD is GET without the body, so a GET route answers HEAD too.
+bool serves(Verb route_method, Verb request_method) {
+    return route_method == request_method ||
+           (route_method == Verb::get && request_method == Verb::head);
+}
+
+void allow_method(std::string& allow, Verb method) {
+    const std::string_view name = boost::beast::http::to_string(method);
+    if (allow.find(name) != std::string::npos) return;
+    if (!allow.empty()) allow += ", ";
+    allow.append(name.data(), name.size());
+}
+
 }  // namespace
 
 void Router::add(Verb method, std::string_view pattern, Route route) {
@@ -55,12 +68,9 @@ Router::Match Router::match(Verb method, std::string_view path) const {
             fits = is_param(r.segments[i]) ? !segments[i].empty() : r.segments[i] == segments[i];
         }
         if (!fits) continue;
-        if (r.method != method) {
-            const std::string_view name = boost::beast::http::to_string(r.method);
-            if (result.allow.find(name) == std::string::npos) {
-                if (!result.allow.empty()) result.allow += ", ";
-                result.allow.append(name.data(), name.size());
-            }
+        if (!serves(r.method, method)) {
+            allow_method(result.allow, r.method);
+            if (r.method == Verb::get) allow_method(result.allow, Verb::head);
             continue;
         }
         if (best == nullptr || r.literals > best->literals) best = &r;

@@ -27,7 +27,9 @@ struct Route {
 
 // Routes by method and path pattern. A pattern is literal segments and `{name}` segments, each
 // of which matches one non-empty segment and is handed to the handler percent-decoded (so a
-// queue named "a/b" is addressed as a%2Fb). Route groups register themselves
+// queue named "a/b" is addressed as a%2Fb). A GET route answers HEAD as well (the session sends
+// the head of the GET's answer alone), and the `Allow` of a 405 names HEAD beside GET. Route
+// groups register themselves
 // (service/*_routes.cpp); the router knows nothing of what they do.
 class Router {
   public:

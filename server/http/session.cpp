@@ -152,6 +152,7 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     method_ = "-";
     target_.clear();
     bytes_in_ = 0;
+    head_only_ = false;
     if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
         return answer_and_close(too_large_response());
     }
@@ -168,6 +169,7 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     target_ = std::string(head.target());
     keep_alive_ = head.keep_alive();
     request_ = std::make_unique<HttpRequest>(request_from_head(*parser_, remote_));
+    head_only_ = request_->method == Verb::head;
     Dispatcher::Admission admission = parts_.dispatcher.admit(*request_);
     if (admission.refusal) {
         // The body, if any, is never read: the connection cannot go on after it.
@@ -265,8 +267,10 @@ void BasicSession<Stream>::answer(HttpResponse r) {
     if (watch_) watch_->disarm();
     release_body();
     const bool close_after = !keep_alive_ || stopping_;
+    // The head says the Content-Length of the body a GET would get (RFC 9110 9.3.2); an answer
+    // to HEAD, a refusal too, has no body (RFC 9112 6.3).
     out_head_ = response_head(r, !close_after);
-    out_body_ = std::move(r.body);
+    out_body_ = head_only_ ? std::string() : std::move(r.body);
     log_access({.method = method_,
                 .target = target_,
                 .remote = remote_,

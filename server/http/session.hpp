@@ -94,6 +94,7 @@ class BasicSession final : public Session,
     bool stopping_ = false;    // finish the request under way, then close
     bool keep_alive_ = false;
     bool drain_on_close_ = false;  // the client may still be sending: read it out first
+    bool head_only_ = false;       // the request is HEAD: its answer is written without a body
     // A handler holding the request asked to learn of the client's close: a read is pending
     // until the client closes, sends its next request, or the answer is written.
     std::shared_ptr<ClientWatch> watch_;

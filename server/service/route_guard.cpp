@@ -62,7 +62,7 @@ std::optional<http::HttpResponse> admit(RouteContext& ctx, const Access& access,
              "a POST, and any request with a body, must send Content-Type: application/json"});
     }
     if (refusal) {
-        ctx.requests.observe(boost::beast::http::to_string(method), route,
+        ctx.requests.observe(boost::beast::http::to_string(request.method), route,
                              static_cast<int>(refusal->status),
                              std::chrono::steady_clock::now() - request.received);
         refusal->principal = request.principal;
@@ -94,10 +94,11 @@ void add_route(http::Router& router, RouteContext& context, http::Verb method,
     r.admit = [ctx = &context, access, method, route](http::HttpRequest& request) {
         return admit(*ctx, access, method, *route, request);
     };
-    r.handle = [ctx = &context, handler = std::move(handler), method, route](
-                   http::HttpRequest request, http::Reply reply) {
+    // Counted under the request's method: a GET route's HEAD requests are not its GETs.
+    r.handle = [ctx = &context, handler = std::move(handler), route](http::HttpRequest request,
+                                                                     http::Reply reply) {
         std::string principal = request.principal;
-        reply = observed(*ctx, method, route.get(), request.received, std::move(principal),
+        reply = observed(*ctx, request.method, route.get(), request.received, std::move(principal),
                          std::move(reply));
         handler(std::move(request), std::move(reply));
     };

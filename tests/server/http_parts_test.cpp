@@ -45,11 +45,27 @@ TEST(RouterTest, AnswersNotFoundMethodNotAllowedAndBadPaths) {
               Router::Match::Kind::kNotFound);
     const auto put = router.match(Verb::put, "/v1/queues/q/messages/x");
     EXPECT_EQ(put.kind, Router::Match::Kind::kMethodNotAllowed);
-    EXPECT_EQ(put.allow, "GET, DELETE");
+    EXPECT_EQ(put.allow, "GET, HEAD, DELETE");
     EXPECT_EQ(router.match(Verb::get, "/v1/queues/q%zz/messages/x").kind,
               Router::Match::Kind::kBadPath);
     EXPECT_THROW(router.add(Verb::get, "/v1/queues/{queue}/messages/{id}", noop()),
                  std::invalid_argument);
+}
+
+// RFC 9110 9.3.2: HEAD is served wherever GET is, by the GET route; elsewhere it is a 405.
+TEST(RouterTest, AGetRouteAnswersHead) {
+    Router router;
+    router.add(Verb::get, "/v1/queues/{queue}", noop());
+    router.add(Verb::patch, "/v1/queues/{queue}", noop());
+    router.add(Verb::post, "/v1/queues/{queue}/ack", noop());
+    const auto head = router.match(Verb::head, "/v1/queues/a%2Fb");
+    ASSERT_EQ(head.kind, Router::Match::Kind::kFound);
+    EXPECT_EQ(head.pattern, "/v1/queues/{queue}");
+    EXPECT_EQ(head.params.at("queue"), "a/b");
+    const auto post_only = router.match(Verb::head, "/v1/queues/q/ack");
+    EXPECT_EQ(post_only.kind, Router::Match::Kind::kMethodNotAllowed);
+    EXPECT_EQ(post_only.allow, "POST");
+    EXPECT_EQ(router.match(Verb::delete_, "/v1/queues/q").allow, "GET, HEAD, PATCH");
 }
 
 TEST(PercentTest, DecodesAndRefusesBadEscapes) {

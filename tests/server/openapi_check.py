@@ -2,10 +2,13 @@
 """Parses the server's OpenAPI document and checks its structure; prints its operations.
 
 usage: openapi_check.py FILE
+       openapi_check.py --limits FILE
 
 On success prints one line per operation, "METHOD PATH SCOPE" (SCOPE "-" when the operation
 needs no token), and exits 0; otherwise prints what is wrong and exits 1. The caller compares
-the operations with the routes the server has.
+the operations with the routes the server has. With --limits it prints instead "NAME VALUE"
+lines of the bounds the schemas give (LIMITS below), which the caller compares with the
+server's constants.
 """
 import re
 import sys
@@ -20,6 +23,24 @@ CODES = {
     "payload_too_large", "unsupported_media_type", "rate_limited", "too_many_connections",
     "too_many_polls", "server_busy",
     "redis_unavailable", "redis_out_of_memory", "internal_error",
+}
+# Every operation can answer these, whatever its route: a malformed request or a Host or
+# Origin refused (before routing), and a head over 16 KiB.
+ANY_ROUTE = {"400", "403", "413"}
+# name: where the bound is, from the document's root; a list's items are walked by "*".
+LIMITS = {
+    "lease_max": "paths|/v1/queues/{queue}/leases|post|requestBody|content|application/json"
+                 "|schema|properties|max|maximum",
+    "lease_wait_ms": "components|schemas|LeaseWait|oneOf|1|maximum",
+    "leases_per_request": "components|schemas|LeaseList|maxItems",
+    "batch_messages": "paths|/v1/queues/{queue}/messages/batch|post|requestBody|content"
+                      "|application/json|schema|properties|messages|maxItems",
+    "dead_ids": "components|requestBodies|DeadSelector|content|application/json|schema"
+                "|properties|ids|maxItems",
+    "duration_ms": "components|schemas|Duration|oneOf|1|maximum",
+    "time_ms": "components|schemas|Time|oneOf|1|maximum",
+    "message_max_attempts": "components|schemas|SendMessage|properties|max_attempts|maximum",
+    "list_limit": "paths|/v1/queues/{queue}/messages|get|parameters|1|schema|maximum",
 }
 errors = []
 
@@ -95,6 +116,9 @@ def check_operation(doc, path, method, op, path_params):
     if not isinstance(responses, dict) or not responses:
         fail(f"{where}: no responses")
         return None
+    missing = ANY_ROUTE - {str(status) for status in responses}
+    if missing:
+        fail(f"{where}: no {sorted(missing)} response, which any route can answer")
     for status, response in responses.items():
         if not re.fullmatch(r"[1-5]\d\d", str(status)):
             fail(f"{where}: response key {status!r} is not a status code")
@@ -117,9 +141,22 @@ def check_operation(doc, path, method, op, path_params):
     return scope_of(doc, op, where)
 
 
+def limits(doc):
+    for name, where in LIMITS.items():
+        node = doc
+        for part in where.split("|"):
+            node = deref(doc, node, name)
+            node = node[int(part)] if isinstance(node, list) else (node or {}).get(part)
+        print(f"{name} {node}")
+    return 0
+
+
 def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
+    args = sys.argv[1:]
+    with open(args[-1], encoding="utf-8") as f:
         doc = yaml.safe_load(f)
+    if args[0] == "--limits":
+        return limits(doc)
     if not isinstance(doc, dict):
         print("not a YAML mapping")
         return 1
@@ -138,6 +175,11 @@ def main():
     if codes != CODES:
         fail(f"Problem.code lists {sorted(codes)}, the server's codes are {sorted(CODES)}")
     walk_refs(doc, doc, "#")
+    allowed = doc.get("components", {}).get("responses", {}).get("MethodNotAllowed", {})
+    if allowed.get("headers", {}).get("Allow", {}).get("required") is not True:
+        fail("components.responses.MethodNotAllowed must have a required Allow header")
+    if "HEAD" not in info.get("description", ""):
+        fail("info.description must say that GET paths answer HEAD")
 
     operations = []
     ids = set()

@@ -8,26 +8,33 @@
 
 #include <boost/beast/http/verb.hpp>
 #include <cstdio>
+#include <delayq/error.hpp>
+#include <delayq/time.hpp>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "api/admin_json.hpp"
+#include "api/leases_json.hpp"
+#include "api/messages_json.hpp"
 #include "server/support/service_fixture.hpp"
 
 namespace delayq::test {
 namespace {
 
-// The checker's exit status and what it printed.
-std::pair<int, std::string> run_checker(const std::string& yaml) {
+// The checker's exit status and what it printed; `options` before the file.
+std::pair<int, std::string> run_checker(const std::string& yaml, const std::string& options = "") {
     const auto path = std::filesystem::temp_directory_path() /
                       ("delayq-openapi-" + std::to_string(::getpid()) + ".yaml");
     {
         std::ofstream out(path);
         out << yaml;
     }
-    const std::string cmd =
-        std::string("python3 ") + DELAYQ_OPENAPI_CHECK + " " + path.string() + " 2>&1";
+    const std::string cmd = std::string("python3 ") + DELAYQ_OPENAPI_CHECK + " " + options + " " +
+                            path.string() + " 2>&1";
     FILE* p = ::popen(cmd.c_str(), "r");
     std::string said;
     char buf[512];
@@ -72,6 +79,58 @@ TEST_F(OpenApiTest, ItsOperationsAreTheServersRoutesWithTheirScopes) {
     }
     EXPECT_EQ(lines_of(said), routes);
     EXPECT_GE(routes.size(), 20u);
+}
+
+// Each bound a schema gives is where the server's parsing starts to refuse: the value is taken,
+// one more is a 400 (InvalidArgument).
+TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
+    const auto [status, said] = run_checker(std::string(server::openapi_yaml()), "--limits");
+    ASSERT_EQ(status, 0) << said;
+    std::map<std::string, std::uint64_t> bound;
+    std::istringstream in(said);
+    for (std::string name, value; in >> name >> value;) bound[name] = std::stoull(value);
+    using nlohmann::json;
+    const auto list_of = [](std::uint64_t n, const json& item) {
+        return json(std::vector<json>(static_cast<std::size_t>(n), item));
+    };
+    const std::map<std::string, std::function<void(std::uint64_t)>> parse = {
+        {"lease_max",
+         [](std::uint64_t n) {
+             server::parse_lease_request({{"max", n}});
+         }},
+        {"lease_wait_ms",
+         [](std::uint64_t n) {
+             server::parse_lease_request({{"wait", n}});
+         }},
+        {"batch_messages",
+         [&](std::uint64_t n) {
+             server::parse_batch({{"messages", list_of(n, {{"payload", "x"}})}});
+         }},
+        {"dead_ids",
+         [&](std::uint64_t n) {
+             server::parse_dead_selector({{"ids", list_of(n, "m")}});
+         }},
+        {"duration_ms", [](std::uint64_t n) { parse_duration(std::to_string(n)); }},
+        {"time_ms", [](std::uint64_t n) { parse_time(std::to_string(n)); }},
+        {"message_max_attempts",
+         [](std::uint64_t n) {
+             server::parse_message({{"payload", "x"}, {"max_attempts", n}});
+         }},
+        {"list_limit",
+         [](std::uint64_t n) {
+             server::parse_list_query({{"state", "ready"}, {"limit", std::to_string(n)}});
+         }},
+    };
+    // A list of leases is held to the bound of a lease request's max (leases_json.cpp).
+    EXPECT_EQ(bound["leases_per_request"], server::kMaxLeasesPerRequest);
+    bound.erase("leases_per_request");
+    ASSERT_EQ(bound.size(), parse.size()) << said;
+    for (const auto& [name, check] : parse) {
+        SCOPED_TRACE(name);
+        ASSERT_TRUE(bound.contains(name)) << said;
+        EXPECT_NO_THROW(check(bound[name]));
+        EXPECT_THROW(check(bound[name] + 1), InvalidArgument);
+    }
 }
 
 TEST_F(OpenApiTest, TheCheckerRefusesADocumentMissingTheProblemCodes) {

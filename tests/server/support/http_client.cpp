@@ -72,7 +72,7 @@ HttpResult HttpClient::request(const HttpRequestSpec& spec) {
     // As clients do: a connection the server said it closes is not used again.
     if (impl_->closing) impl_->connect(port_);
     bhttp::write(impl_->socket, req);
-    return read_answer();
+    return read_answer(req.method() == bhttp::verb::head);
 }
 
 HttpResult HttpClient::get(const std::string& target, const std::string& token) {
@@ -92,9 +92,10 @@ void HttpClient::send_raw(const std::string& bytes) {
     net::write(impl_->socket, net::buffer(bytes));
 }
 
-HttpResult HttpClient::read_answer() {
+HttpResult HttpClient::read_answer(bool head_request) {
     bhttp::response_parser<bhttp::string_body> parser;
     parser.body_limit(std::uint64_t{64} * 1024 * 1024);
+    parser.skip(head_request);
     boost::beast::error_code ec;
     bhttp::read(impl_->socket, impl_->buffer, parser, ec);
     if (ec) throw std::runtime_error("no answer from the server: " + ec.message());

@@ -50,7 +50,9 @@ class HttpClient {
 
     // Raw bytes, for requests no well-behaved client makes; then read_answer().
     void send_raw(const std::string& bytes);
-    HttpResult read_answer();
+    // `head_request`: the answer is to a HEAD, so no body follows its head whatever its
+    // Content-Length says (RFC 9112 6.3).
+    HttpResult read_answer(bool head_request = false);
     // Whether the server has closed the connection (a read ends with end of stream).
     bool closed_by_server();
     // Closes the connection, as a client that goes away.

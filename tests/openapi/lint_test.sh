@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Lints the server's OpenAPI document with Redocly's linter (npm's @redocly/openapi-core, the
+# library under `redocly lint`), strict (redocly.yaml): a check independent of the server's
+# code and of tests/server/openapi_check.py. Then shows that the lint is strict: a document with
+# a stray key in a schema (issue 29's `description: true pauses, false resumes`) must fail.
+# usage: lint_test.sh WORK_DIR DOCUMENT
+# WORK_DIR (in the build tree) holds node_modules and npm's cache: `npm ci` runs only when the
+# lock file changed since the last install there, so a warm run costs the lint alone.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+work=$1
+doc=$2
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "FAIL: the OpenAPI lint needs node and npm (bash scripts/deps.sh test installs them)"
+    exit 1
+fi
+mkdir -p "$work"
+if [[ ! -d $work/node_modules ]] || ! cmp -s "$here/package-lock.json" "$work/installed.lock"; then
+    rm -f "$work/installed.lock"
+    cp "$here/package.json" "$here/package-lock.json" "$work/"
+    (cd "$work" && npm ci --cache "$work/npm-cache" --prefer-offline --ignore-scripts \
+        --no-audit --no-fund --loglevel=error)
+    cp "$here/package-lock.json" "$work/installed.lock"
+fi
+# Node finds the package from the script's own directory.
+cp "$here/lint.mjs" "$work/lint.mjs"
+
+node "$work/lint.mjs" "$here/redocly.yaml" "$doc"
+
+bad="$work/stray-key.yaml"
+sed 's/^  schemas:$/  schemas:\n    Stray: { type: boolean, description: true pauses, false resumes }/' \
+    "$doc" >"$bad"
+grep -q '^    Stray: ' "$bad" || { echo "FAIL: could not make the stray-key document"; exit 1; }
+if node "$work/lint.mjs" "$here/redocly.yaml" "$bad" >"$work/stray-key.out" 2>&1; then
+    cat "$work/stray-key.out"
+    echo "FAIL: the lint passed a document with a stray key in a schema"
+    exit 1
+fi
+grep -q 'false resumes' "$work/stray-key.out" || {
+    cat "$work/stray-key.out"
+    echo "FAIL: the lint failed the stray-key document, but not for the stray key"
+    exit 1
+}
+echo "the lint refuses a stray key in a schema, as it should"
