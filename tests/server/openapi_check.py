@@ -41,6 +41,10 @@ LIMITS = {
     "time_ms": "components|schemas|Time|oneOf|1|maximum",
     "message_max_attempts": "components|schemas|SendMessage|properties|max_attempts|maximum",
     "list_limit": "paths|/v1/queues/{queue}/messages|get|parameters|1|schema|maximum",
+    "settings_max_attempts": "paths|/v1/queues/{queue}|patch|requestBody|content"
+                             "|application/json|schema|properties|max_attempts|maximum",
+    "settings_dead_max_count": "paths|/v1/queues/{queue}|patch|requestBody|content"
+                               "|application/json|schema|properties|dead_max_count|maximum",
 }
 errors = []
 

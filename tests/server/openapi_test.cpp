@@ -9,6 +9,7 @@
 #include <boost/beast/http/verb.hpp>
 #include <cstdio>
 #include <delayq/error.hpp>
+#include <delayq/limits.hpp>
 #include <delayq/time.hpp>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +20,7 @@
 
 #include "api/admin_json.hpp"
 #include "api/leases_json.hpp"
-#include "api/messages_json.hpp"
+#include "json/message.hpp"
 #include "server/support/service_fixture.hpp"
 
 namespace delayq::test {
@@ -89,9 +90,9 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
     std::map<std::string, std::uint64_t> bound;
     std::istringstream in(said);
     for (std::string name, value; in >> name >> value;) bound[name] = std::stoull(value);
-    using nlohmann::json;
-    const auto list_of = [](std::uint64_t n, const json& item) {
-        return json(std::vector<json>(static_cast<std::size_t>(n), item));
+    using Json = nlohmann::json;
+    const auto list_of = [](std::uint64_t n, const Json& item) {
+        return Json(std::vector<Json>(static_cast<std::size_t>(n), item));
     };
     const std::map<std::string, std::function<void(std::uint64_t)>> parse = {
         {"lease_max",
@@ -104,7 +105,7 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
          }},
         {"batch_messages",
          [&](std::uint64_t n) {
-             server::parse_batch({{"messages", list_of(n, {{"payload", "x"}})}});
+             json::parse_batch({{"messages", list_of(n, {{"payload", "x"}})}});
          }},
         {"dead_ids",
          [&](std::uint64_t n) {
@@ -114,15 +115,37 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
         {"time_ms", [](std::uint64_t n) { parse_time(std::to_string(n)); }},
         {"message_max_attempts",
          [](std::uint64_t n) {
-             server::parse_message({{"payload", "x"}, {"max_attempts", n}});
+             json::parse_message({{"payload", "x"}, {"max_attempts", n}});
          }},
         {"list_limit",
          [](std::uint64_t n) {
              server::parse_list_query({{"state", "ready"}, {"limit", std::to_string(n)}});
          }},
+        {"settings_max_attempts",
+         [](std::uint64_t n) {
+             server::parse_queue_patch({{"max_attempts", n}});
+         }},
+        {"settings_dead_max_count",
+         [](std::uint64_t n) {
+             server::parse_queue_patch({{"dead_max_count", n}});
+         }},
     };
+    // And each is the shared limit (delayq/limits.hpp, from src/shared_constants.txt) that the
+    // library and the scripts check too.
+    const std::map<std::string, std::uint64_t> shared = {
+        {"lease_max", kMaxBatch},
+        {"leases_per_request", kMaxBatch},
+        {"batch_messages", kMaxBatch},
+        {"dead_ids", kMaxBatch},
+        {"list_limit", kMaxBatch},
+        {"duration_ms", kMaxTimeMs},
+        {"time_ms", kMaxTimeMs},
+        {"message_max_attempts", kMaxAttempts},
+        {"settings_max_attempts", kMaxAttempts},
+        {"settings_dead_max_count", kMaxDeadCount},
+    };
+    for (const auto& [name, value] : shared) EXPECT_EQ(bound[name], value) << name;
     // A list of leases is held to the bound of a lease request's max (leases_json.cpp).
-    EXPECT_EQ(bound["leases_per_request"], server::kMaxLeasesPerRequest);
     bound.erase("leases_per_request");
     ASSERT_EQ(bound.size(), parse.size()) << said;
     for (const auto& [name, check] : parse) {
