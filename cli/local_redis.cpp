@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "errors.hpp"
+#include "fd.hpp"
 #include "process.hpp"
 
 namespace delayq::cli {
@@ -30,20 +31,6 @@ constexpr auto kStartTimeout = 60s;
 constexpr auto kStopTimeout = 60s;
 
 enum class Ping { kPong, kLoading, kNoAnswer };
-
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
 
 // Held while checking or changing the server, so that two commands starting at once run one
 // server. The descriptor is close-on-exec: a daemon inheriting it would hold the lock forever.

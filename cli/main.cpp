@@ -52,7 +52,7 @@ TrailingCommand split_trailing(const CLI::App& root, std::vector<std::string>& a
     return trailing;
 }
 
-int run(int argc, char** argv) {
+int run_cli(int argc, char** argv) {
     CLI::App app{"delayq: delayed messages on Redis", "delayq"};
     app.require_subcommand(1);
     app.footer(kExamples);
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
     // A closed pipe on stdout must be an error we handle, not a silent death mid-message.
     ::signal(SIGPIPE, SIG_IGN);
     try {
-        return run(argc, argv);
+        return run_cli(argc, argv);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "delayq: error: %s\n", e.what());
         return kExitUsage;

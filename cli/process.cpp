@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "fd.hpp"
+
 namespace delayq::cli {
 namespace {
 
@@ -57,23 +59,6 @@ class FileActions {
 
   private:
     posix_spawn_file_actions_t actions_{};
-};
-
-class Fd {
-  public:
-    Fd() = default;
-    explicit Fd(int fd) : fd_(fd) {}
-    ~Fd() { reset(); }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    int get() const { return fd_; }
-    void reset() {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-  private:
-    int fd_ = -1;
 };
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {

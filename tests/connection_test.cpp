@@ -11,7 +11,7 @@ namespace delayq::test {
 namespace {
 
 // Short timeouts: these tests take the server away on purpose.
-ClientOptions short_timeouts() {
+ClientOptions quick_giving_up() {
     return ClientOptions{.connect_timeout = 500ms, .command_timeout = 500ms};
 }
 
@@ -69,7 +69,7 @@ TEST_F(ConnectionTest, LocalhostUrlWithoutDatabase) {
 }
 
 TEST_F(ConnectionTest, UnreachableServerIsAConnectionError) {
-    Client c("redis://127.0.0.1:" + std::to_string(free_port()), short_timeouts());
+    Client c("redis://127.0.0.1:" + std::to_string(free_port()), quick_giving_up());
     EXPECT_THROW(c.ping(), ConnectionError);
     Queue q = c.queue("q");
     EXPECT_THROW(q.send("x"), ConnectionError);
@@ -110,7 +110,7 @@ TEST_F(ConnectionTest, ConsumerSurvivesScriptFlush) {
 }
 
 TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
-    Client c(server().url(), short_timeouts());
+    Client c(server().url(), quick_giving_up());
     Queue q = c.queue("q");
     q.send("warm up");
     // Stalls every command for 3 s; the connection stays up.
@@ -123,14 +123,14 @@ TEST_F(ConnectionTest, CommandTimeoutIsATimeoutError) {
 }
 
 TEST_F(ConnectionTest, FrozenServerIsATimeoutNotAHang) {
-    Client warm(server().url(), short_timeouts());
+    Client warm(server().url(), quick_giving_up());
     Queue q = warm.queue("q");
     q.send("warm up");
     server().freeze();
     // A pooled connection, and a new client whose TCP connect succeeds but whose first command
     // never gets an answer.
     EXPECT_THROW(q.send("x"), TimeoutError);
-    Client cold(server().url(), short_timeouts());
+    Client cold(server().url(), quick_giving_up());
     EXPECT_THROW(cold.ping(), TimeoutError);
     server().thaw();
     EXPECT_EQ(send_when_back(q, "after", {.id = "after"}).id, "after");
@@ -138,7 +138,7 @@ TEST_F(ConnectionTest, FrozenServerIsATimeoutNotAHang) {
 }
 
 TEST_F(ConnectionTest, ProducerGetsAnErrorNotAHangWhileRedisIsDown) {
-    Client c(server().url(), short_timeouts());
+    Client c(server().url(), quick_giving_up());
     Queue q = c.queue("q");
     q.send("before");
     server().stop();
@@ -265,9 +265,9 @@ TEST_F(PasswordTest, CredentialsArePercentDecoded) {
 }
 
 TEST_F(PasswordTest, MissingOrWrongPasswordIsAnError) {
-    Client none("redis://" + base(), short_timeouts());
+    Client none("redis://" + base(), quick_giving_up());
     EXPECT_THROW(none.ping(), Error);
-    Client wrong("redis://:wrong@" + base(), short_timeouts());
+    Client wrong("redis://:wrong@" + base(), quick_giving_up());
     EXPECT_THROW(wrong.ping(), Error);
     EXPECT_THROW(wrong.queue("q").send("x"), Error);
     EXPECT_EQ(server().dbsize(), 0);

@@ -19,7 +19,7 @@ using FunctionLibraryTest = RedisTest;
 
 constexpr ClientOptions kAuto{};
 
-long long script_calls(const RedisServer& server) {
+long long library_calls(const RedisServer& server) {
     return command_calls(server, "evalsha") + command_calls(server, "evalsha_ro") +
            command_calls(server, "eval") + command_calls(server, "eval_ro");
 }
@@ -56,7 +56,7 @@ TEST_F(FunctionLibraryTest, LoadsOnAFreshServerAndCallsFunctions) {
     EXPECT_EQ(command_calls(server(), "function|load"), 1);
     EXPECT_GT(command_calls(server(), "fcall"), 0);
     EXPECT_GT(command_calls(server(), "fcall_ro"), 0);  // stats and get
-    EXPECT_EQ(script_calls(server()), 0);
+    EXPECT_EQ(library_calls(server()), 0);
 }
 
 TEST_F(FunctionLibraryTest, ASecondClientFindsTheLibraryAndDoesNotLoadItAgain) {
@@ -67,7 +67,7 @@ TEST_F(FunctionLibraryTest, ASecondClientFindsTheLibraryAndDoesNotLoadItAgain) {
     EXPECT_EQ(second.engine().mode, ScriptEngine::kFunctions);
     EXPECT_EQ(command_calls(server(), "function|load"), 1);
     EXPECT_EQ(command_calls(server(), "function|list"), 2);
-    EXPECT_EQ(script_calls(server()), 0);
+    EXPECT_EQ(library_calls(server()), 0);
 }
 
 TEST_F(FunctionLibraryTest, ALibraryOfItsNameWithOtherCodeIsNeverCalled) {
@@ -132,7 +132,7 @@ TEST_F(FunctionLibraryTest, AFullRedisWithoutTheLibraryStillDrainsByScripts) {
     const EngineStatus status = c.engine();
     EXPECT_EQ(status.mode, ScriptEngine::kScripts);
     EXPECT_NE(status.reason.find("OOM"), std::string::npos) << status.reason;
-    EXPECT_GT(script_calls(server()), 0);
+    EXPECT_GT(library_calls(server()), 0);
 
     // With room again, a new connection tries functions again.
     ASSERT_FALSE(server().command({"CONFIG", "SET", "maxmemory", "0"}).is_error());

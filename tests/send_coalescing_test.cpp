@@ -17,7 +17,7 @@ constexpr int kThreads = 16;
 
 // Runs body(thread_index) on kThreads threads at once.
 template <class Body>
-void on_threads(Body body) {
+void on_each_thread(Body body) {
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) threads.emplace_back(body, t);
     for (auto& t : threads) t.join();
@@ -27,7 +27,7 @@ TEST_F(SendCoalescingTest, ConcurrentSendsAllLandWithDistinctIds) {
     Queue q = queue();
     constexpr int kPerThread = 200;
     std::vector<std::vector<SendResult>> results(kThreads);
-    on_threads([&](int t) {
+    on_each_thread([&](int t) {
         for (int i = 0; i < kPerThread; ++i) {
             results[t].push_back(q.send("t" + std::to_string(t) + "-" + std::to_string(i)));
         }
@@ -54,7 +54,7 @@ TEST_F(SendCoalescingTest, OneCallersRefusedMessageDoesNotFailTheOthers) {
     const TimePoint late = TimePoint(Duration(server().time_ms())) + std::chrono::hours(1);
     std::atomic<int> refused{0};
     std::atomic<int> sent{0};
-    on_threads([&](int t) {
+    on_each_thread([&](int t) {
         for (int i = 0; i < 50; ++i) {
             try {
                 if (t % 2 == 0) {
@@ -76,7 +76,7 @@ TEST_F(SendCoalescingTest, OneCallersRefusedMessageDoesNotFailTheOthers) {
 TEST_F(SendCoalescingTest, ConcurrentSendsOfOneIdCreateOneMessage) {
     Queue q = queue();
     std::atomic<int> created{0};
-    on_threads([&](int) {
+    on_each_thread([&](int) {
         if (!q.send("same", {.id = "order-1"}).duplicate) ++created;
     });
     EXPECT_EQ(created.load(), 1);

@@ -21,7 +21,7 @@ struct AclArgs {
     bool functions = false;
 };
 
-int run(const AclArgs& a) {
+int print_acl(const AclArgs& a) {
     const auto role = parse_acl_role(a.role);
     if (!role) throw UsageError("--role must be reader, writer or admin, not \"" + a.role + "\"");
     for (const auto& command : acl_commands(a.user, *role, parse_queue_patterns(a.queues))) {
@@ -67,7 +67,7 @@ Examples:
   delayq acl --user api --role writer --queues '*' --serve
   delayq acl --user ops --role admin --queues '*' --functions
   printf 'ACL SETUSER shop >%s\n' "$(cat shop.pass)" | redis-cli ...)x"},
-        [a](const Invocation&) { return run(*a); });
+        [a](const Invocation&) { return print_acl(*a); });
     cmd.add_option("--user", a->user, "The Redis ACL user")->required()->type_name("NAME");
     cmd.add_option("--role", a->role, "reader, writer or admin")->required()->type_name("ROLE");
     cmd.add_option("--queues", a->queues,

@@ -20,7 +20,7 @@ struct PruneArgs {
 };
 
 // Asks on the terminal; anything but y or yes is a no.
-bool confirmed(const std::vector<std::string>& libraries) {
+bool prune_confirmed(const std::vector<std::string>& libraries) {
     std::fprintf(stderr, "Delete %zu delayq function librar%s of other builds:\n", libraries.size(),
                  libraries.size() == 1 ? "y" : "ies");
     for (const std::string& name : libraries) std::fprintf(stderr, "  %s\n", name.c_str());
@@ -54,7 +54,7 @@ int prune(const PruneArgs& a, const Invocation& invocation) {
         }
         return kExitOk;
     }
-    if (!a.yes && !confirmed(candidates.libraries)) {
+    if (!a.yes && !prune_confirmed(candidates.libraries)) {
         std::fprintf(stderr, "delayq: no library was deleted\n");
         return kExitFailure;
     }

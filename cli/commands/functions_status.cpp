@@ -33,7 +33,7 @@ std::string ours_text(const FunctionsStatus& s) {
     return "not loaded (clients load it, or run scripts if they may not)";
 }
 
-int status(bool json, const Invocation& invocation) {
+int show_functions_status(bool json, const Invocation& invocation) {
     Session session(invocation);
     session.connect();
     const FunctionsStatus s = session.client().functions().status();
@@ -71,7 +71,7 @@ needs FUNCTION LIST, which every delayq acl role has.
 Examples:
   delayq functions status
   delayq functions status --json | jq -r '.libraries[].name')"},
-        [json](const Invocation& i) { return status(*json, i); });
+        [json](const Invocation& i) { return show_functions_status(*json, i); });
     cmd.add_flag("--json", *json, "One JSON object: this build's library and every one listed");
 }
 

@@ -11,7 +11,7 @@
 namespace delayq::cli {
 namespace {
 
-int status(bool json) {
+int show_local_status(bool json) {
     const LocalRedis local(LocalRedis::default_dir());
     const auto s = local.status();
     const char* state = s.running ? "running" : s.answering ? "starting" : "not running";
@@ -44,7 +44,7 @@ void add_local_status(CommandSet& set) {
          .details = R"(Examples:
   delayq local status
   DELAYQ_HOME=/tmp/dq delayq local status --json)"},
-        [json](const Invocation&) { return status(*json); });
+        [json](const Invocation&) { return show_local_status(*json); });
     cmd.add_flag("--json", *json, "One JSON object");
 }
 

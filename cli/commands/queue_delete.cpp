@@ -19,7 +19,7 @@ struct DeleteArgs {
 };
 
 // Asks on the terminal; anything but y or yes is a no.
-bool confirmed(const std::string& queue, const QueueStats& s) {
+bool delete_confirmed(const std::string& queue, const QueueStats& s) {
     std::fprintf(stderr,
                  "Delete queue %s: %zu scheduled, %zu ready, %zu in flight and %zu dead messages, "
                  "its counters and its settings? [y/N] ",
@@ -38,7 +38,7 @@ int delete_queue(const DeleteArgs& a, const Invocation& invocation) {
     Session session(invocation);
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
-    if (!a.yes && !confirmed(a.queue, admin.stats())) {
+    if (!a.yes && !delete_confirmed(a.queue, admin.stats())) {
         std::fprintf(stderr, "delayq: queue %s was not deleted\n", a.queue.c_str());
         return kExitFailure;
     }

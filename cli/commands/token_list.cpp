@@ -26,7 +26,7 @@ std::string joined(const Items& items, Name name) {
     return out;
 }
 
-int run(const std::string& file, bool json) {
+int list_tokens(const std::string& file, bool json) {
     const server::TokenTable table = server::load_token_file(file);
     Table out({"NAME", "SCOPES", "QUEUES", "SHA256"});
     for (const auto& e : table.entries()) {
@@ -69,7 +69,7 @@ void add_token_list(CommandSet& set) {
 Examples:
   delayq token list --auth-file auth
   delayq token list --auth-file auth --json | jq -r .name)"},
-                [file, json](const Invocation&) { return run(*file, *json); });
+                [file, json](const Invocation&) { return list_tokens(*file, *json); });
     cmd.add_option("--auth-file", *file, "The auth file")->required();
     cmd.add_flag("--json", *json, "One JSON object a line");
 }

@@ -55,7 +55,7 @@ void check_name(const std::string& name, const std::filesystem::path& file) {
     }
 }
 
-int run(const NewToken& t) {
+int new_token(const NewToken& t) {
     const auto scopes = parse_scopes(t.scopes);
     const auto patterns = parse_queue_patterns(t.queues);
     check_name(t.name, t.auth_file);
@@ -81,7 +81,7 @@ exist; only the token's SHA-256 is written to it.
 Examples:
   delayq token new --name shop --scopes send --queues 'orders*' --auth-file auth
   TOKEN=$(delayq token new --name ops --scopes admin --queues '*' --auth-file auth))"},
-        [t](const Invocation&) { return run(*t); });
+        [t](const Invocation&) { return new_token(*t); });
     cmd.add_option("--name", t->name, "The token's name, unique in the file")->required();
     cmd.add_option("--scopes", t->scopes, "send, consume, read, admin (comma-separated)")
         ->required()

@@ -16,7 +16,7 @@ struct Revoke {
     std::string file;
 };
 
-int run(const Revoke& r) {
+int revoke_token(const Revoke& r) {
     if (!server::revoke_token(r.file, r.name)) {
         throw RuntimeFailure("no token named \"" + r.name + "\" in " + r.file);
     }
@@ -40,7 +40,7 @@ void add_token_revoke(CommandSet& set) {
 Examples:
   delayq token revoke shop --auth-file auth
   kill -HUP $(pidof delayq))"},
-        [r](const Invocation&) { return run(*r); });
+        [r](const Invocation&) { return revoke_token(*r); });
     cmd.add_option("NAME", r->name, "The token's name")->required();
     cmd.add_option("--auth-file", r->file, "The auth file")->required();
 }

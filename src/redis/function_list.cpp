@@ -11,8 +11,8 @@ namespace {
 constexpr std::string_view kPrefix = "delayq_";
 constexpr std::size_t kHashDigits = 12;  // cmake/lua_library.cmake keeps 12 of the SHA1's
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_lower_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f'); }
+bool is_decimal(char c) { return c >= '0' && c <= '9'; }
+bool is_lower_hex(char c) { return is_decimal(c) || (c >= 'a' && c <= 'f'); }
 
 bool all_of(std::string_view text, bool (*accepts)(char)) {
     return !text.empty() && std::all_of(text.begin(), text.end(), accepts);
@@ -45,7 +45,7 @@ bool is_delayq_library_name(std::string_view name) {
     if (underscore == std::string_view::npos) return false;
     const std::string_view layout = name.substr(0, underscore);
     const std::string_view hash = name.substr(underscore + 1);
-    return all_of(layout, is_digit) && hash.size() == kHashDigits && all_of(hash, is_lower_hex);
+    return all_of(layout, is_decimal) && hash.size() == kHashDigits && all_of(hash, is_lower_hex);
 }
 
 std::vector<ListedLibrary> list_libraries(Connection& conn, std::string_view pattern) {

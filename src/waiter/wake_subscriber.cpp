@@ -19,7 +19,7 @@ namespace {
 // and the stop wake it at once, so this is only a bound.
 constexpr Duration kQuiet = std::chrono::seconds(60);
 
-std::optional<std::int64_t> to_int(const std::string& text) {
+std::optional<std::int64_t> int_of(const std::string& text) {
     std::int64_t value = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc{} || ptr != text.data() + text.size()) return std::nullopt;
@@ -30,8 +30,8 @@ std::optional<std::int64_t> to_int(const std::string& text) {
 TimePoint parse_time(const Reply& reply) {
     check_permission(reply, "TIME");
     if (reply.is_error()) throw ServerError("TIME failed: " + reply.str);
-    const auto seconds = to_int(reply.at(0).as_string());
-    const auto micros = to_int(reply.at(1).as_string());
+    const auto seconds = int_of(reply.at(0).as_string());
+    const auto micros = int_of(reply.at(1).as_string());
     if (!seconds || !micros) throw ServerError("TIME answered something other than a time");
     return TimePoint(Duration(*seconds * 1000 + *micros / 1000));
 }
@@ -252,7 +252,7 @@ void WakeSubscriber::handle(const Reply& reply) {
     const std::string& kind = reply.elements[0].str;
     const std::string& name = reply.elements[1].str;
     if (kind == "smessage") {
-        const auto due = to_int(reply.elements[2].str);
+        const auto due = int_of(reply.elements[2].str);
         if (!due) return;
         std::lock_guard lock(mutex_);
         const auto it = channels_.find(name);

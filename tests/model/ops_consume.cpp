@@ -6,12 +6,14 @@
 namespace delayq::model {
 namespace {
 
-std::string describe(const Lease& l) { return show(l.id()) + "#" + std::to_string(l.token()); }
+std::string describe_lease(const Lease& l) {
+    return show(l.id()) + "#" + std::to_string(l.token());
+}
 
-std::string describe(const std::vector<Lease>& leases) {
+std::string describe_lease(const std::vector<Lease>& leases) {
     std::string out = std::to_string(leases.size()) + " leases";
     for (std::size_t i = 0; i < std::min<std::size_t>(leases.size(), 6); ++i) {
-        out += (i == 0 ? ": " : ", ") + describe(leases[i]);
+        out += (i == 0 ? ": " : ", ") + describe_lease(leases[i]);
     }
     return out;
 }
@@ -50,12 +52,12 @@ void Driver::ack(Target& t) {
     std::optional<std::vector<LeaseResult>> actual;
     if (rng_.chance(0.5)) {
         const Lease l = pick_lease(t);
-        note(t, "ack(" + describe(l) + ")");
+        note(t, "ack(" + describe_lease(l) + ")");
         expected = t.model.ack(std::span(&l, 1));
         actual = call([&] { return std::vector<LeaseResult>{t.leases.ack(l)}; });
     } else {
         const std::vector<Lease> ls = pick_leases(t);
-        note(t, "ack(" + describe(ls) + ")");
+        note(t, "ack(" + describe_lease(ls) + ")");
         expected = t.model.ack(ls);
         actual = call([&] { return t.leases.ack(ls); });
     }
@@ -69,7 +71,7 @@ void Driver::nack(Target& t) {
     const Lease l = pick_lease(t);
     Nack n{.error = error_text(rng_)};
     if (rng_.chance(0.5)) n.delay = delay(rng_);
-    note(t, "nack(" + describe(l) + ", delay=" + (n.delay ? show(*n.delay) : "backoff") +
+    note(t, "nack(" + describe_lease(l) + ", delay=" + (n.delay ? show(*n.delay) : "backoff") +
                 ", error=" + show(n.error) + ")");
     const auto expected = t.model.nack(l, n);
     const auto actual = call([&] { return t.leases.nack(l, n); });
@@ -84,7 +86,7 @@ void Driver::nack(Target& t) {
 void Driver::reject(Target& t) {
     const Lease l = pick_lease(t);
     const Reject r{.error = error_text(rng_)};
-    note(t, "reject(" + describe(l) + ", error=" + show(r.error) + ")");
+    note(t, "reject(" + describe_lease(l) + ", error=" + show(r.error) + ")");
     const Expect<LeaseResult> expected = t.model.reject(l, r);
     const auto actual = call([&] { return t.leases.reject(l, r); });
     if (outcome("reject", expected, actual,
@@ -101,12 +103,12 @@ void Driver::extend(Target& t) {
     std::optional<std::vector<LeaseResult>> actual;
     if (rng_.chance(0.5)) {
         const Lease l = pick_lease(t);
-        note(t, "extend(" + describe(l) + ", " + show(vis) + ")");
+        note(t, "extend(" + describe_lease(l) + ", " + show(vis) + ")");
         expected = t.model.extend(std::span(&l, 1), vis);
         actual = call([&] { return std::vector<LeaseResult>{t.leases.extend(l, vis)}; });
     } else {
         const std::vector<Lease> ls = pick_leases(t);
-        note(t, "extend(" + describe(ls) + ", " + show(vis) + ")");
+        note(t, "extend(" + describe_lease(ls) + ", " + show(vis) + ")");
         expected = t.model.extend(ls, vis);
         actual = call([&] { return t.leases.extend(ls, vis); });
     }
@@ -121,12 +123,12 @@ void Driver::release(Target& t) {
     std::optional<std::vector<LeaseResult>> actual;
     if (rng_.chance(0.5)) {
         const Lease l = pick_lease(t);
-        note(t, "release(" + describe(l) + ")");
+        note(t, "release(" + describe_lease(l) + ")");
         expected = t.model.release(std::span(&l, 1));
         actual = call([&] { return std::vector<LeaseResult>{t.leases.release(l)}; });
     } else {
         const std::vector<Lease> ls = pick_leases(t);
-        note(t, "release(" + describe(ls) + ")");
+        note(t, "release(" + describe_lease(ls) + ")");
         expected = t.model.release(ls);
         actual = call([&] { return t.leases.release(ls); });
     }

@@ -9,7 +9,7 @@
 namespace delayq::model {
 namespace {
 
-std::string describe(const Message& m) {
+std::string describe_message(const Message& m) {
     std::ostringstream out;
     const SendOptions& o = m.options;
     out << (o.id ? "id=" + show(*o.id) : std::string("generated"));
@@ -21,11 +21,11 @@ std::string describe(const Message& m) {
     return out.str();
 }
 
-std::string describe(const std::vector<Message>& batch) {
+std::string describe_message(const std::vector<Message>& batch) {
     std::ostringstream out;
     out << batch.size() << " messages";
     for (std::size_t i = 0; i < std::min<std::size_t>(batch.size(), 3); ++i) {
-        out << (i == 0 ? ": " : "; ") << describe(batch[i]);
+        out << (i == 0 ? ": " : "; ") << describe_message(batch[i]);
     }
     if (batch.size() > 3) out << "; ...";
     return out.str();
@@ -75,7 +75,7 @@ void Driver::send_one(Target& t) {
     const bool small = rng_.chance(0.15);
     const std::int64_t via = rng_.between(0, 2);
     static constexpr const char* kVia[] = {"send", "send_async(future)", "send_async(callback)"};
-    note(t, std::string(kVia[via]) + (small ? " (small limit) " : " ") + describe(m));
+    note(t, std::string(kVia[via]) + (small ? " (small limit) " : " ") + describe_message(m));
     // The public validate_due must refuse exactly what the script will.
     if (valid_send(Message{"", m.options}, QueueOptions{})) {
         bool refused = false;
@@ -126,7 +126,7 @@ void Driver::send_one(Target& t) {
 
 void Driver::send_many(Target& t) {
     const std::vector<Message> batch = send_batch(rng_, clock_.now_ms());
-    note(t, "send_batch(" + describe(batch) + ")");
+    note(t, "send_batch(" + describe_message(batch) + ")");
     const auto expected = t.model.send(batch, QueueOptions{});
     const auto actual = call([&] { return t.queue.send_batch(batch); });
     if (outcome("send_batch", expected, actual,

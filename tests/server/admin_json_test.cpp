@@ -21,7 +21,7 @@ using namespace delayq::json;  // the shapes the CLI shares (common/json)
 using AdminJsonTest = RedisTest;
 
 template <class Parse, class Input>
-std::string refusal(Parse parse, const Input& input) {
+std::string admin_refusal(Parse parse, const Input& input) {
     try {
         parse(input);
         return "";
@@ -90,7 +90,7 @@ TEST_F(AdminJsonTest, BadListQueriesAreRefused) {
         {{{"state", "dead"}, {"sort", "x"}}, "unknown parameter \"sort\""},
     };
     for (const auto& [params, text] : cases) {
-        const std::string why = refusal(parse_list_query, params);
+        const std::string why = admin_refusal(parse_list_query, params);
         EXPECT_NE(why.find(text), std::string::npos) << why;
     }
 }
@@ -109,7 +109,7 @@ TEST_F(AdminJsonTest, DeadSelectorsAreIdsOrAll) {
         {R"([])", "JSON object"},
     };
     for (const auto& [body, text] : cases) {
-        const std::string why = refusal(parse_dead_selector, json::parse(body));
+        const std::string why = admin_refusal(parse_dead_selector, json::parse(body));
         EXPECT_NE(why.find(text), std::string::npos) << body << " -> " << why;
     }
 }
@@ -142,7 +142,7 @@ TEST_F(AdminJsonTest, APatchChangesOnlyWhatItNames) {
         {R"({"layout":2})", "unknown field \"layout\""},
     };
     for (const auto& [body, text] : cases) {
-        const std::string why = refusal(parse_queue_patch, json::parse(body));
+        const std::string why = admin_refusal(parse_queue_patch, json::parse(body));
         EXPECT_NE(why.find(text), std::string::npos) << body << " -> " << why;
     }
 }
@@ -157,9 +157,9 @@ TEST_F(AdminJsonTest, RetentionTakesTheWholeRangeTheLibraryAllows) {
     const QueuePatch most = parse_queue_patch(
         json::parse("{\"dead_max_count\":" + std::to_string(kMaxDeadCount) + "}"));
     EXPECT_EQ(a.update_settings(most.update(a.settings())).dead_max_count, kMaxDeadCount);
-    const std::string why =
-        refusal(parse_queue_patch,
-                json::parse("{\"dead_max_count\":" + std::to_string(kMaxDeadCount + 1) + "}"));
+    const std::string why = admin_refusal(
+        parse_queue_patch,
+        json::parse("{\"dead_max_count\":" + std::to_string(kMaxDeadCount + 1) + "}"));
     EXPECT_NE(why.find("dead_max_count must be a whole number from 0 to " +
                        std::to_string(kMaxDeadCount)),
               std::string::npos)
@@ -171,9 +171,9 @@ TEST_F(AdminJsonTest, DeletesTakeForceAndSayWhatHappened) {
     EXPECT_FALSE(parse_force({}));
     EXPECT_TRUE(parse_force({{"force", "true"}}));
     EXPECT_FALSE(parse_force({{"force", "false"}}));
-    EXPECT_NE(refusal(parse_force, QueryParams{{"force", "yes"}}).find("force must be"),
+    EXPECT_NE(admin_refusal(parse_force, QueryParams{{"force", "yes"}}).find("force must be"),
               std::string::npos);
-    EXPECT_NE(refusal(parse_force, QueryParams{{"all", "1"}}).find("unknown parameter"),
+    EXPECT_NE(admin_refusal(parse_force, QueryParams{{"all", "1"}}).find("unknown parameter"),
               std::string::npos);
     Queue q = queue();
     q.send("m");

@@ -16,7 +16,7 @@ using namespace delayq::server;
 using namespace delayq::json;  // the shapes the CLI shares (common/json)
 
 // The InvalidArgument text parse_message throws for a body, or "" when it parses.
-std::string refusal(const json& body) {
+std::string message_refusal(const json& body) {
     try {
         parse_message(body);
         return "";
@@ -85,7 +85,7 @@ TEST(MessageJsonTest, BadBodiesAreRefusedNamingWhatIsWrong) {
         {R"({"payload":"a","delay_ms":5})", "unknown field \"delay_ms\""},
     };
     for (const auto& [body, want] : cases) {
-        const std::string said = refusal(json::parse(body));
+        const std::string said = message_refusal(json::parse(body));
         EXPECT_NE(said.find(want), std::string::npos) << body << " -> " << said;
     }
 }

@@ -17,7 +17,7 @@ using namespace delayq::server;
 using namespace delayq::json;  // the shapes the CLI shares (common/json)
 
 template <class Parse>
-std::string refusal(Parse parse, const std::string& body) {
+std::string lease_refusal(Parse parse, const std::string& body) {
     try {
         parse(json::parse(body));
         return "";
@@ -28,7 +28,7 @@ std::string refusal(Parse parse, const std::string& body) {
 
 void expect_refusals(auto parse, const std::vector<std::pair<std::string, std::string>>& cases) {
     for (const auto& [body, text] : cases) {
-        const std::string why = refusal(parse, body);
+        const std::string why = lease_refusal(parse, body);
         EXPECT_NE(why.find(text), std::string::npos) << body << " -> \"" << why << "\"";
     }
 }
