@@ -34,16 +34,16 @@ struct ServeArgs {
     std::size_t max_connections = server::http::HttpLimits{}.max_connections;
     std::size_t max_handshakes = server::http::HttpLimits{}.max_handshakes;
     // Long-polls: the library's defaults (server/service/long_poll.hpp).
-    std::size_t max_poll_queues = server::LongPollOptions{}.max_queues;
-    std::size_t max_poll_queues_per_token = server::LongPollOptions{}.max_queues_per_token;
-    std::size_t max_polls_per_token = server::LongPollOptions{}.max_polls_per_token;
+    std::size_t max_poll_queues = server::runtime::LongPollOptions{}.max_queues;
+    std::size_t max_poll_queues_per_token = server::runtime::LongPollOptions{}.max_queues_per_token;
+    std::size_t max_polls_per_token = server::runtime::LongPollOptions{}.max_polls_per_token;
     std::size_t max_body_bytes_in_flight =
         server::service::ServiceConfig{}.limits.max_body_bytes_in_flight;
     std::vector<std::string> allowed_origins;
     std::size_t max_work_per_token = server::service::ServiceConfig{}.worker_share;
     bool metrics_public = false;
     std::string lease_key_file;
-    std::size_t history_max_queues = server::HistoryRecorderOptions{}.max_queues;
+    std::size_t history_max_queues = server::runtime::HistoryRecorderOptions{}.max_queues;
 };
 
 sigset_t serve_signals() {

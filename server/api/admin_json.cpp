@@ -19,8 +19,6 @@ using json::message_info_json;
 using json::number_field;
 using json::require_object;
 using json::string_field;
-using json::totals_json;
-using json::unix_ms;
 using json::unknown_field;
 
 void backoff_fields(const Json& body, QueuePatch& p) {
@@ -178,16 +176,6 @@ bool parse_force(const QueryParams& params) {
         }
     }
     return force;
-}
-
-Json history_json(const std::string& queue, std::span<const HistoryPoint> points, bool recording) {
-    Json list = Json::array();
-    for (const auto& p : points) {
-        Json item = totals_json(p.totals);
-        item["at_ms"] = unix_ms(p.at);
-        list.push_back(std::move(item));
-    }
-    return {{"queue", queue}, {"recording", recording}, {"points", std::move(list)}};
 }
 
 }  // namespace delayq::server

@@ -10,8 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "service/history.hpp"
-
 // The JSON of the operators' routes (docs/http.md, Queues): listing and inspecting queues,
 // paging through messages, dead-letter requeue and purge, settings, pause, delete. Parsing
 // throws InvalidArgument (a 400, nothing written) naming the field; unknown fields are refused.
@@ -60,10 +58,4 @@ QueuePatch parse_queue_patch(const nlohmann::json& body);
 
 // DELETE /v1/queues/{queue}?force=true|false (default false).
 bool parse_force(const QueryParams& params);
-// GET /v1/queues/{queue}/history: {"queue", "recording", "points": [{"at_ms", "sent",
-// "delivered", ... every total}...]}, oldest first; "recording" says whether the server records
-// the queue now (not for a queue that does not exist, nor beyond --history-max-queues).
-nlohmann::json history_json(const std::string& queue, std::span<const HistoryPoint> points,
-                            bool recording);
-
 }  // namespace delayq::server

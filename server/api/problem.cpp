@@ -65,4 +65,8 @@ Problem problem_from(const std::exception_ptr& error) {
     }
 }
 
+Problem rate_limited() {
+    return {429, "rate_limited", "the server has as much work queued as it takes; try again"};
+}
+
 }  // namespace delayq::server

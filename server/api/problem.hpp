@@ -14,11 +14,13 @@ struct Problem {
     // The body: {"type", "title", "status", "code", "detail"}.
     std::string json() const;
     // Seconds a client should wait before trying again (Retry-After), or 0 for none.
-    int retry_after_s() const { return status == 503 ? 1 : 0; }
+    int retry_after_s() const { return status == 503 || status == 429 ? 1 : 0; }
 };
 
 Problem bad_request(std::string detail);
 Problem not_found(std::string detail);
+// 429: the workers have as much queued as they take, or this token its share of them.
+Problem rate_limited();
 
 // The Problem for an exception a library call threw: InvalidArgument is 400 (nothing was
 // written), ConnectionError and TimeoutError 503, OutOfMemoryError 507, ConfigurationError 503

@@ -5,16 +5,17 @@
 #include "api/admin_json.hpp"
 #include "http/percent.hpp"
 #include "json/queue.hpp"
-#include "service/routes.hpp"
+#include "routes/history_json.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 namespace {
 
 using json::Json;
 
 constexpr std::string_view kQueues = "/v1/queues";
 constexpr std::string_view kQueue = "/v1/queues/{queue}";
-constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
+constexpr std::string_view kMessageList = "/v1/queues/{queue}/messages";
 constexpr std::string_view kRequeue = "/v1/queues/{queue}/dead/requeue";
 constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
 constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
@@ -121,7 +122,7 @@ void add_admin_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::get, kQueues, Access::any(Scope::kRead),
                        bind(list_queues));
     add_blocking_route(router, context, http::Verb::get, kQueue, read, bind(get_queue));
-    add_blocking_route(router, context, http::Verb::get, kMessages, read, bind(list_messages));
+    add_blocking_route(router, context, http::Verb::get, kMessageList, read, bind(list_messages));
     add_blocking_route(router, context, http::Verb::post, kRequeue, admin, bind(requeue));
     add_blocking_route(router, context, http::Verb::post, kPurge, admin, bind(purge));
     add_blocking_route(router, context, http::Verb::patch, kQueue, admin, bind(patch_queue));
@@ -129,4 +130,4 @@ void add_admin_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::get, kHistory, read, bind(history));
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -1,6 +1,6 @@
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 void add_all_routes(http::Router& router, RouteContext& context) {
     add_health_routes(router, context);
@@ -11,4 +11,4 @@ void add_all_routes(http::Router& router, RouteContext& context) {
     add_openapi_routes(router, context);
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

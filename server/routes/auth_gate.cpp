@@ -1,8 +1,8 @@
-#include "service/auth_gate.hpp"
+#include "routes/auth_gate.hpp"
 
 #include "auth/token_file.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 AuthGate::AuthGate(std::filesystem::path file)
     : file_(std::move(file)), table_(std::make_shared<TokenTable>(load_token_file(*file_))) {}
@@ -44,4 +44,4 @@ AuthGate::Verdict AuthGate::check(std::string_view token, const Access& access,
     return {std::nullopt, entry->name};
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

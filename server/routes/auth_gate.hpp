@@ -11,7 +11,7 @@
 #include "auth/scope.hpp"
 #include "auth/token_table.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 // What a route needs of the caller's token.
 struct Access {
@@ -54,4 +54,4 @@ class AuthGate {
     std::shared_ptr<const TokenTable> table_;
 };
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -1,6 +1,6 @@
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 void add_health_routes(http::Router& router, RouteContext& context) {
     // The process is up: answered on the I/O thread, touching nothing else.
@@ -20,4 +20,4 @@ void add_health_routes(http::Router& router, RouteContext& context) {
                        });
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -7,10 +7,10 @@
 #include "api/leases_json.hpp"
 #include "auth/lease_key.hpp"
 #include "json/fields.hpp"
-#include "service/long_poll.hpp"
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
+#include "runtime/long_poll.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 namespace {
 
 using json::Json;
@@ -27,21 +27,16 @@ Json body_or_empty(const http::HttpRequest& r) {
     return r.body.empty() ? Json::object() : json_body(r);
 }
 
-http::HttpResponse busy() {
-    http::HttpResponse r = http::problem_response(
-        {429, "rate_limited", "the server has as much work queued as it takes; try again"});
-    r.headers.emplace_back("Retry-After", "1");
-    return r;
-}
+http::HttpResponse busy() { return http::problem_response(rate_limited()); }
 
 // A poll beyond a cap of the long-poll hub: the server is fine, this client holds its share.
-http::HttpResponse too_many_polls(const TooManyPolls& e) {
+http::HttpResponse too_many_polls(const runtime::TooManyPolls& e) {
     return http::problem_response({503, "too_many_polls", e.what()});  // with Retry-After: 1
 }
 
 // The key is read from Redis on first use (LeaseKey), so it is asked for only with deliveries
 // in hand, which a fetch on a worker brought: never on an I/O thread.
-http::HttpResponse answer_poll(auth::LeaseKey& key, const PollAnswer& answer) {
+http::HttpResponse answer_poll(auth::LeaseKey& key, const runtime::PollAnswer& answer) {
     if (answer.error) return http::problem_response(problem_from(answer.error));
     if (answer.deliveries.empty()) return http::json_response(200, R"({"deliveries":[]})");
     try {
@@ -98,18 +93,18 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         // leases of a fetch under way for it are released); one gone when its answer comes has
         // its leases released too.
         const std::shared_ptr<http::ClientWatch> client = r.client;
-        const LongPollHub::PollId id = ctx.long_polls.wait(
+        const runtime::LongPollHub::PollId id = ctx.long_polls.wait(
             {r.param("queue"), r.principal, req.max, req.visibility,
              std::chrono::steady_clock::now() + req.wait,
-             [shared_reply, client, key = &ctx.lease_key](const PollAnswer& answer) {
+             [shared_reply, client, key = &ctx.lease_key](const runtime::PollAnswer& answer) {
                  if (client && client->gone()) return false;
                  (*shared_reply)(answer_poll(*key, answer));
                  return true;
              }});
         if (client && id != 0) client->watch([hub = &ctx.long_polls, id] { hub->cancel(id); });
-    } catch (const WorkersBusy&) {
+    } catch (const runtime::WorkersBusy&) {
         (*shared_reply)(busy());
-    } catch (const TooManyPolls& e) {
+    } catch (const runtime::TooManyPolls& e) {
         (*shared_reply)(too_many_polls(e));
     } catch (...) {
         (*shared_reply)(http::problem_response(problem_from(std::current_exception())));
@@ -180,4 +175,4 @@ void add_lease_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::post, kReject, consume, bind(reject));
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -7,14 +7,14 @@
 #include "api/problem.hpp"
 #include "json/fields.hpp"
 #include "json/message.hpp"
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 namespace {
 
 using json::Json;
 
-constexpr std::string_view kMessages = "/v1/queues/{queue}/messages";
+constexpr std::string_view kMessageSend = "/v1/queues/{queue}/messages";
 constexpr std::string_view kBatch = "/v1/queues/{queue}/messages/batch";
 constexpr std::string_view kMessage = "/v1/queues/{queue}/messages/{id}";
 constexpr std::string_view kReschedule = "/v1/queues/{queue}/messages/{id}/reschedule";
@@ -121,7 +121,7 @@ void add_message_routes(http::Router& router, RouteContext& context) {
         };
     const Access send_access = Access::queue(Scope::kSend);
     add_route(
-        router, context, http::Verb::post, kMessages, send_access,
+        router, context, http::Verb::post, kMessageSend, send_access,
         [ctx = &context](http::HttpRequest r, const http::Reply& reply) {
             send(*ctx, std::move(r), reply);
         },
@@ -135,4 +135,4 @@ void add_message_routes(http::Router& router, RouteContext& context) {
                        bind(reschedule));
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

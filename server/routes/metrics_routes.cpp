@@ -1,7 +1,7 @@
 #include "metrics/exposition.hpp"
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 namespace {
 
 // The Prometheus text format's media type.
@@ -40,4 +40,4 @@ void add_metrics_routes(http::Router& router, RouteContext& context) {
                        [ctx = &context](const http::HttpRequest& r) { return metrics(*ctx, r); });
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -1,7 +1,7 @@
 #include "openapi/openapi.hpp"
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 void add_openapi_routes(http::Router& router, RouteContext& context) {
     // Open: it describes the API, not anything in it. Answered on the I/O thread from the text
@@ -15,4 +15,4 @@ void add_openapi_routes(http::Router& router, RouteContext& context) {
               });
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -12,16 +12,16 @@
 #include "metrics/exposition.hpp"
 #include "metrics/request_metrics.hpp"
 #include "metrics/scrape_cache.hpp"
-#include "service/auth_gate.hpp"
-#include "service/history.hpp"
-#include "service/history_recorder.hpp"
-#include "service/long_poll.hpp"
-#include "service/queue_handles.hpp"
-#include "service/worker_pool.hpp"
+#include "routes/auth_gate.hpp"
+#include "runtime/history.hpp"
+#include "runtime/history_recorder.hpp"
+#include "runtime/long_poll.hpp"
+#include "runtime/queue_handles.hpp"
+#include "runtime/worker_pool.hpp"
 
 // How route groups (service/*_routes.cpp) register: each route says what access it needs, and
 // the guard checks it (401/403) and the body's media type (415) before the handler runs.
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 // How long a route's body may be (BodyLimits: how many bytes each is). A longer one is 413 before
 // it is read.
@@ -45,14 +45,14 @@ struct BodyLimits {
 // What every route may use; it outlives the router.
 struct RouteContext {
     Client client;
-    QueueHandles& queues;  // for sends: one handle a queue, shared by every request
+    runtime::QueueHandles& queues;  // for sends: one handle a queue, shared by every request
     AuthGate& auth;
-    WorkerPool& pool;
-    LongPollHub& long_polls;
+    runtime::WorkerPool& pool;
+    runtime::LongPollHub& long_polls;
     ScrapeCache& scrapes;
     RequestMetrics& requests;
-    History& history;
-    HistoryRecorder& history_recorder;
+    runtime::History& history;
+    runtime::HistoryRecorder& history_recorder;
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token
     BodyLimits bodies{};
@@ -90,4 +90,4 @@ nlohmann::json json_body(const http::HttpRequest& request);
 // A 200/201 answer with a JSON body.
 http::HttpResponse json_answer(unsigned status, const nlohmann::json& body);
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

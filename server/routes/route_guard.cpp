@@ -9,9 +9,9 @@
 
 #include "json/parse.hpp"
 #include "json/text.hpp"
-#include "service/route_context.hpp"
+#include "routes/route_context.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::routes {
 namespace {
 
 // application/json, with or without parameters (charset=utf-8).
@@ -123,10 +123,7 @@ void add_blocking_route(http::Router& router, RouteContext& context, http::Verb 
 void post_work(RouteContext& context, const std::string& principal, const http::Reply& reply,
                std::function<void()> task) {
     if (!context.pool.try_post(principal, std::move(task))) {
-        http::HttpResponse r = http::problem_response(
-            {429, "rate_limited", "the server has as much work queued as it takes; try again"});
-        r.headers.emplace_back("Retry-After", "1");
-        reply(std::move(r));
+        reply(http::problem_response(rate_limited()));
     }
 }
 
@@ -155,4 +152,4 @@ http::HttpResponse json_answer(unsigned status, const nlohmann::json& body) {
     return http::json_response(status, json::to_text(body));
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

@@ -1,11 +1,11 @@
 #pragma once
 
 #include "http/router.hpp"
-#include "service/route_context.hpp"
+#include "routes/route_context.hpp"
 
 // The route groups, each in a file of its own that registers its routes (route_context.hpp
 // says how). Adding a group is its file, its line here and its line in all_routes.cpp.
-namespace delayq::server::service {
+namespace delayq::server::routes {
 
 // GET /healthz, GET /readyz
 void add_health_routes(http::Router& router, RouteContext& context);
@@ -26,4 +26,4 @@ void add_openapi_routes(http::Router& router, RouteContext& context);
 // Every group.
 void add_all_routes(http::Router& router, RouteContext& context);
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::routes

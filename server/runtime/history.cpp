@@ -1,8 +1,8 @@
-#include "service/history.hpp"
+#include "runtime/history.hpp"
 
 #include <delayq/error.hpp>
 
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 History::History(std::size_t capacity) : capacity_(capacity) {
     if (capacity_ == 0) throw InvalidArgument("a history holds at least one point");
@@ -39,4 +39,4 @@ void History::forget(const std::string& queue) {
     rings_.erase(queue);
 }
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 // A queue's lifetime totals at one instant (Redis clock).
 struct HistoryPoint {
@@ -37,4 +37,4 @@ class History {
     std::map<std::string, Ring> rings_;
 };
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -1,10 +1,10 @@
-#include "service/history_recorder.hpp"
+#include "runtime/history_recorder.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <vector>
 
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 HistoryRecorder::HistoryRecorder(Client client, History& history, HistoryRecorderOptions options)
     : client_(std::move(client)), history_(history), options_(options) {
@@ -88,4 +88,4 @@ void HistoryRecorder::run() {
     }
 }
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -8,9 +8,9 @@
 #include <string>
 #include <thread>
 
-#include "service/history.hpp"
+#include "runtime/history.hpp"
 
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 struct HistoryRecorderOptions {
     Duration interval = std::chrono::seconds(1);
@@ -54,4 +54,4 @@ class HistoryRecorder {
     std::thread thread_;
 };
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -1,4 +1,4 @@
-#include "service/long_poll.hpp"
+#include "runtime/long_poll.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "service/long_poll_parts.hpp"
+#include "runtime/long_poll_parts.hpp"
 
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 namespace {
 
@@ -357,4 +357,4 @@ LongPollStats LongPollHub::stats() const {
     return out;
 }
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -20,7 +20,7 @@
 #include <vector>
 
 // The long-polls of POST /v1/queues/{queue}/leases (docs/http.md, Long-polls).
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 // What a long-poll ends with: the messages leased for it (none when its wait ran out or the hub
 // stopped), or the error its fetch threw.
@@ -176,4 +176,4 @@ class LongPollHub {
     std::thread timer_;
 };
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -6,12 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "service/long_poll.hpp"
+#include "runtime/long_poll.hpp"
 
 // The long-poll hub's private parts, shared by its two sources: long_poll.cpp (polls, fetches,
 // deadlines, stop) and long_poll_slots.cpp (which queues hold a waiter: made, capped, idled and
 // released).
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 struct LongPollHub::Poll {
     PollId id = 0;
@@ -57,4 +57,4 @@ struct LongPollHub::Retirement {
     Slots slots;
 };
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -1,12 +1,12 @@
 #include <utility>
 
-#include "service/long_poll_parts.hpp"
+#include "runtime/long_poll_parts.hpp"
 
 // Which queues hold a waiter: a queue's slot is made on its first poll, within the caps (in
 // total and per token, releasing the longest idle one to make room), idles once it has no poll
 // and no fetch, and is released when idle long enough or to make room; its waiter is stopped
 // outside the hub's lock.
-namespace delayq::server {
+namespace delayq::server::runtime {
 
 LongPollHub::Slot& LongPollHub::slot_for(const std::string& queue, const std::string& token,
                                          Slots& retired) {
@@ -90,4 +90,4 @@ void LongPollHub::retire(Slots&& slots) noexcept {
     retired_.redis_errors += sum.redis_errors;
 }
 
-}  // namespace delayq::server
+}  // namespace delayq::server::runtime

@@ -1,9 +1,9 @@
-#include "service/queue_handles.hpp"
+#include "runtime/queue_handles.hpp"
 
 #include <optional>
 #include <utility>
 
-namespace delayq::server::service {
+namespace delayq::server::runtime {
 
 QueueHandles::QueueHandles(Client client, std::size_t capacity)
     : client_(std::move(client)), capacity_(capacity == 0 ? 1 : capacity) {}
@@ -38,4 +38,4 @@ void QueueHandles::clear() {
     }
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::runtime

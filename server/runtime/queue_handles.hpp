@@ -9,7 +9,7 @@
 #include <string_view>
 #include <unordered_map>
 
-namespace delayq::server::service {
+namespace delayq::server::runtime {
 
 // One Queue handle per queue name for the whole service, kept between requests. Handles of one
 // queue share its send line while any lives (Client::queue), but a handle made per request
@@ -41,4 +41,4 @@ class QueueHandles {
     std::list<std::string> order_;  // most recently used first
 };
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::runtime

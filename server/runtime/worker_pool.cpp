@@ -1,10 +1,10 @@
-#include "service/worker_pool.hpp"
+#include "runtime/worker_pool.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <exception>
 
-namespace delayq::server::service {
+namespace delayq::server::runtime {
 
 WorkerPool::WorkerPool(std::size_t threads, std::size_t capacity, std::size_t share)
     : capacity_(capacity), share_(share) {
@@ -97,4 +97,4 @@ void WorkerPool::work() {
     }
 }
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::runtime

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace delayq::server::service {
+namespace delayq::server::runtime {
 
 // Threads for the library's blocking calls, which must never run on an I/O thread. Bounded: a
 // task beyond the queue's capacity is refused (the route answers 429), so that a burst cannot
@@ -64,4 +64,4 @@ class WorkerPool {
     std::vector<std::thread> threads_;
 };
 
-}  // namespace delayq::server::service
+}  // namespace delayq::server::runtime

@@ -6,12 +6,12 @@
 #include "http/host_check.hpp"
 #include "http/limits.hpp"
 #include "http/origin.hpp"
-#include "service/routes.hpp"
+#include "routes/routes.hpp"
 
 namespace delayq::server::service {
 namespace {
 
-AuthGate make_gate(const ServiceConfig& config) {
+routes::AuthGate make_gate(const ServiceConfig& config) {
     if (!config.auth_file) {
         if (!http::is_loopback_address(config.listen.host)) {
             throw InvalidArgument(
@@ -21,16 +21,16 @@ AuthGate make_gate(const ServiceConfig& config) {
                 " could send, read and delete messages. Give --auth-file FILE (made with "
                 "`delayq token new`) to listen there");
         }
-        return AuthGate();
+        return routes::AuthGate();
     }
-    return AuthGate(*config.auth_file);
+    return routes::AuthGate(*config.auth_file);
 }
 
 // The long-poll hub's fetches run on the worker pool; a full pool refuses them.
-Post pool_post(WorkerPool& pool) {
+runtime::Post pool_post(runtime::WorkerPool& pool) {
     return [&pool](std::function<void()> task) {
         if (!pool.try_post(std::move(task))) {
-            throw WorkersBusy("the server has as much work queued as it takes; try again");
+            throw runtime::WorkersBusy("the server has as much work queued as it takes; try again");
         }
     };
 }
@@ -49,9 +49,9 @@ constexpr std::size_t kQueueHandles = 1024;
 // A single send's body holds its payload escaped as a JSON string (a quote or a backslash takes
 // two bytes) or in base64 (4 bytes for 3), and a few options. No route takes more than the
 // server's max_body_bytes.
-BodyLimits body_limits(const ServiceConfig& config) {
+routes::BodyLimits body_limits(const ServiceConfig& config) {
     const std::size_t most = config.limits.max_body_bytes;
-    BodyLimits limits;
+    routes::BodyLimits limits;
     limits.message = std::min(2 * QueueOptions{}.max_payload_bytes + limits.small, most);
     limits.small = std::min(limits.small, most);
     limits.lease_list = std::min(limits.lease_list, most);
@@ -103,7 +103,7 @@ Service::Service(ServiceConfig config)
                body_limits(config_),
                {}} {
     http::Router router;
-    add_all_routes(router, context_);
+    routes::add_all_routes(router, context_);
     server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
                                                  std::move(router));
     // The server is made after the routes that read its figures.
@@ -111,8 +111,8 @@ Service::Service(ServiceConfig config)
 }
 
 ServiceFigures Service::figures() const {
-    const LongPollStats polls = long_polls_.stats();
-    const WorkerPool::Refused refused = pool_.refused();
+    const runtime::LongPollStats polls = long_polls_.stats();
+    const runtime::WorkerPool::Refused refused = pool_.refused();
     const http::BodyBudget& bodies = server_->bodies();
     return {.connections = server_->connections(),
             .connections_refused = server_->refused_connections(),

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "http/server.hpp"
-#include "service/auth_gate.hpp"
-#include "service/route_context.hpp"
-#include "service/worker_pool.hpp"
+#include "routes/auth_gate.hpp"
+#include "routes/route_context.hpp"
+#include "runtime/worker_pool.hpp"
 
 namespace delayq::server::service {
 
@@ -34,12 +34,12 @@ struct ServiceConfig {
     std::size_t worker_queue = 4096;
     std::size_t worker_share = 1024;
     // Long-polls: their queues' waiters (idle_check: the safety net's period).
-    LongPollOptions long_polls{};
+    runtime::LongPollOptions long_polls{};
     // GET /metrics: open to all (--metrics-public), and how often its gauges may read Redis.
     bool metrics_public = false;
     Duration scrape_interval = std::chrono::seconds(5);
     // GET .../history: queues recorded at once (--history-max-queues), and how often.
-    HistoryRecorderOptions history{};
+    runtime::HistoryRecorderOptions history{};
     // The key leases are sealed with (--lease-key-file). Unset: the one every server on the
     // Redis shares, made once there (Client::shared_secret).
     std::optional<std::filesystem::path> lease_key_file{};
@@ -76,23 +76,23 @@ class Service {
     // What /metrics shows of the service itself.
     ServiceFigures figures() const;
     const http::Router& router() const { return server_->router(); }
-    WorkerPool& pool() { return pool_; }
-    LongPollHub& long_polls() { return long_polls_; }
-    HistoryRecorder& history_recorder() { return history_recorder_; }
+    runtime::WorkerPool& pool() { return pool_; }
+    runtime::LongPollHub& long_polls() { return long_polls_; }
+    runtime::HistoryRecorder& history_recorder() { return history_recorder_; }
 
   private:
     ServiceConfig config_;
-    AuthGate auth_;
-    WorkerPool pool_;
+    routes::AuthGate auth_;
+    runtime::WorkerPool pool_;
     Client client_;
-    QueueHandles queues_;
-    LongPollHub long_polls_;
+    runtime::QueueHandles queues_;
+    runtime::LongPollHub long_polls_;
     ScrapeCache scrapes_;
     RequestMetrics requests_;
-    History history_;
-    HistoryRecorder history_recorder_;
+    runtime::History history_;
+    runtime::HistoryRecorder history_recorder_;
     auth::LeaseKey lease_key_;
-    RouteContext context_;
+    routes::RouteContext context_;
     std::unique_ptr<http::HttpServer> server_;
 };
 

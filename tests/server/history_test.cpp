@@ -1,17 +1,19 @@
 // The one-second history of a queue's totals: a ring of the last hour, recorded for the queues
 // someone watches.
-#include "service/history.hpp"
+#include "runtime/history.hpp"
 
 #include <gtest/gtest.h>
 
-#include "api/admin_json.hpp"
-#include "service/history_recorder.hpp"
+#include "routes/history_json.hpp"
+#include "runtime/history_recorder.hpp"
 #include "support/fixture.hpp"
 
 namespace delayq::test {
 namespace {
 
 using namespace delayq::server;
+using namespace delayq::server::routes;
+using namespace delayq::server::runtime;
 
 QueueStats totals_at(std::int64_t at_ms, std::uint64_t sent) {
     QueueStats s;

@@ -2,7 +2,7 @@
 // polls cost Redis what one does, and leases nobody can be answered with are released. A queue's
 // waiter is released when idle, the waiters and polls are capped in total and per token, and
 // any number of queues cost a constant number of threads and connections and stop in one step.
-#include "service/long_poll.hpp"
+#include "runtime/long_poll.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +22,7 @@ namespace delayq::test {
 namespace {
 
 using namespace delayq::server;
+using namespace delayq::server::runtime;
 using SteadyClock = std::chrono::steady_clock;
 
 // The server's worker pool, as far as the hub sees it.

@@ -1,6 +1,6 @@
 // The worker pool shared between tokens: a token's share is capped, and tokens with queued
 // work take the workers in turn.
-#include "service/worker_pool.hpp"
+#include "runtime/worker_pool.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "support/fixture.hpp"
 
-namespace delayq::server::service {
+namespace delayq::server::runtime {
 namespace {
 
 // Holds the one worker until opened.
@@ -86,4 +86,4 @@ TEST(WorkerPoolTest, AFullQueueRefusesEveryToken) {
 }
 
 }  // namespace
-}  // namespace delayq::server::service
+}  // namespace delayq::server::runtime
