@@ -18,7 +18,21 @@ struct Node {
     std::vector<Choice> options;
     std::vector<std::string> valued;  // options that take a value
     std::vector<std::string> files;   // of which those whose value is a file
+    // Of those, the ones with a fixed set of values ("--state" -> "scheduled ready ..."), and
+    // the values of the first argument ("bash zsh"): what a type name "a|b|c" lists.
+    std::vector<std::pair<std::string, std::string>> values;
+    std::string args;
 };
+
+// The values a type name lists ("bash|zsh" -> "bash zsh"), or "" for a name ("N", "DUR").
+// CLI11 appends its validators' descriptions after a colon ("bash|zsh:{bash,zsh}").
+std::string listed_values(const std::string& full_type_name) {
+    const std::string type_name = full_type_name.substr(0, full_type_name.find(':'));
+    if (type_name.find('|') == std::string::npos) return "";
+    std::string out = type_name;
+    for (char& c : out) c = c == '|' ? ' ' : c;
+    return out;
+}
 
 void add_option(Node& node, const CLI::Option& opt, const std::string& word) {
     for (const auto& known : node.options) {
@@ -28,12 +42,16 @@ void add_option(Node& node, const CLI::Option& opt, const std::string& word) {
     if (opt.get_expected_max() == 0) return;  // a flag
     node.valued.push_back(word);
     if (opt.get_type_name() == "FILE") node.files.push_back(word);
+    if (auto v = listed_values(opt.get_type_name()); !v.empty()) node.values.emplace_back(word, v);
 }
 
 // The root's help and version flags are its own; its other options are everyone's.
 void add_options(const CLI::App& app, Node& node, bool global) {
     for (const CLI::Option* opt : app.get_options()) {
-        if (opt->get_positional()) continue;
+        if (opt->get_positional()) {
+            if (!global && node.args.empty()) node.args = listed_values(opt->get_type_name());
+            continue;
+        }
         if (global && (opt == app.get_help_ptr() || opt == app.get_version_ptr())) continue;
         for (const auto& name : opt->get_lnames()) add_option(node, *opt, "--" + name);
         for (const auto& name : opt->get_snames()) add_option(node, *opt, "-" + name);
@@ -93,7 +111,7 @@ std::string described(const std::vector<Choice>& choices) {
 constexpr const char* kBashWalk = R"(
 _delayq() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local node="" word i subs opts valued files
+    local node="" word i subs opts valued files args
     COMPREPLY=()
     # The command path so far: words that name a subcommand, skipping options and their values.
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -108,23 +126,29 @@ _delayq() {
     done
     _delayq_node "$node"
     if ((COMP_CWORD > 1)) && [[ " $valued " == *" $prev "* ]]; then
-        [[ " $files " == *" $prev "* ]] && COMPREPLY=($(compgen -f -- "$cur"))
+        local values
+        values=$(_delayq_values "$node" "$prev")
+        if [[ -n "$values" ]]; then
+            COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        elif [[ " $files " == *" $prev "* ]]; then
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi
         return 0
     fi
     if [[ "$cur" == -* ]]; then
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "$subs" -- "$cur"))
+        COMPREPLY=($(compgen -W "$subs $args" -- "$cur"))
     fi
     return 0
 }
 complete -F _delayq delayq
 )";
 
-constexpr const char* kZshWalk = R"(
+constexpr const char* kZshWalk = R"zsh(
 _delayq() {
     local node="" word i prev="${words[CURRENT-1]}"
-    local -a names subs opts valued files
+    local -a names subs opts valued files args values
     # The command path so far: words that name a subcommand, skipping options and their values.
     for ((i = 2; i < CURRENT; i++)); do
         word="${words[i]}"
@@ -138,13 +162,20 @@ _delayq() {
     done
     _delayq_node "$node"
     if (( CURRENT > 2 && ${valued[(Ie)$prev]} )); then
-        (( ${files[(Ie)$prev]} )) && _files
+        values=(${(z)"$(_delayq_values "$node" "$prev")"})
+        if (( $#values )); then
+            _describe -t values 'value' values
+        elif (( ${files[(Ie)$prev]} )); then
+            _files
+        fi
         return 0
     fi
     if [[ "${words[CURRENT]}" == -* ]]; then
         _describe -t options 'option' opts
-    else
+    elif (( $#subs )); then
         _describe -t commands 'command' subs
+    elif (( $#args )); then
+        _describe -t values 'value' args
     fi
 }
 if [[ "${funcstack[1]}" == "_delayq" ]]; then
@@ -152,7 +183,21 @@ if [[ "${funcstack[1]}" == "_delayq" ]]; then
 else
     compdef _delayq delayq
 fi
-)";
+)zsh";
+
+// _delayq_values NODE OPTION: the values of an option with a fixed set, for either shell.
+std::string values_function(const CLI::App& root) {
+    std::string out =
+        "\n# Prints the values of an option that takes one of a fixed set, for a command path.\n"
+        "_delayq_values() {\n    case \"$1 $2\" in\n";
+    for (const Node& n : tree(root)) {
+        for (const auto& [option, values] : n.values) {
+            out +=
+                "        " + quoted(n.path + " " + option) + ") echo " + quoted(values) + " ;;\n";
+        }
+    }
+    return out + "    esac\n}\n";
+}
 
 }  // namespace
 
@@ -166,10 +211,11 @@ std::string bash_completion(const CLI::App& root) {
         out += "        " + quoted(n.path) + ")\n            subs=" + quoted(words(n.subcommands)) +
                "\n            opts=" + quoted(words(n.options)) +
                "\n            valued=" + quoted(words(n.valued)) +
-               "\n            files=" + quoted(words(n.files)) + " ;;\n";
+               "\n            files=" + quoted(words(n.files)) +
+               "\n            args=" + quoted(n.args) + " ;;\n";
     }
-    out += "        *) subs='' opts='' valued='' files='' ;;\n    esac\n}\n";
-    return out + kBashWalk;
+    out += "        *) subs='' opts='' valued='' files='' args='' ;;\n    esac\n}\n";
+    return out + values_function(root) + kBashWalk;
 }
 
 std::string zsh_completion(const CLI::App& root) {
@@ -184,10 +230,11 @@ std::string zsh_completion(const CLI::App& root) {
         out += "        " + quoted(n.path) + ")\n            names=(" + words(n.subcommands) +
                ")\n            subs=(" + described(n.subcommands) + ")\n            opts=(" +
                described(n.options) + ")\n            valued=(" + words(n.valued) +
-               ")\n            files=(" + words(n.files) + ") ;;\n";
+               ")\n            files=(" + words(n.files) + ")\n            args=(" + n.args +
+               ") ;;\n";
     }
-    out += "        *) names=() subs=() opts=() valued=() files=() ;;\n    esac\n}\n";
-    return out + kZshWalk;
+    out += "        *) names=() subs=() opts=() valued=() files=() args=() ;;\n    esac\n}\n";
+    return out + values_function(root) + kZshWalk;
 }
 
 }  // namespace delayq::cli

@@ -69,7 +69,9 @@ Examples:
   printf 'ACL SETUSER shop >%s\n' "$(cat shop.pass)" | redis-cli ...)x"},
         [a](const Invocation&) { return print_acl(*a); });
     cmd.add_option("--user", a->user, "The Redis ACL user")->required()->type_name("NAME");
-    cmd.add_option("--role", a->role, "reader, writer or admin")->required()->type_name("ROLE");
+    cmd.add_option("--role", a->role, "reader, writer or admin")
+        ->required()
+        ->type_name("reader|writer|admin");
     cmd.add_option("--queues", a->queues,
                    "Queue names, prefixes ending in *, or * (comma-separated), as for tokens")
         ->required()

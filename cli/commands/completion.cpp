@@ -31,6 +31,7 @@ Examples:
         });
     cmd.add_option("SHELL", *shell, "bash or zsh")
         ->required()
+        ->type_name("bash|zsh")
         ->check(CLI::IsMember({"bash", "zsh"}));
 }
 

@@ -76,7 +76,8 @@ this build's and never a library of another name. Run it once every client runs 
 client of another build that still runs finds its functions gone and loads them again (it does
 not fail). Asks first on a terminal; elsewhere it needs --yes. --dry-run lists what it would
 delete and deletes nothing. Needs FUNCTION LIST and FUNCTION DELETE (delayq acl --functions).
-Exit status 1 when not confirmed.
+Exit status 1 when not confirmed; 2 (bad usage, nothing deleted) without --yes or --dry-run
+when stdin is not a terminal.
 
 Examples:
   delayq functions prune --dry-run

@@ -63,7 +63,7 @@ Examples:
     cmd.add_option("--state", a->state,
                    "scheduled (alias pending), ready, in_flight (alias inflight) or dead "
                    "(default: ready, then scheduled)")
-        ->type_name("STATE");
+        ->type_name("scheduled|ready|in_flight|dead");
     cmd.add_option("--limit", a->limit, "At most this many messages (default 20)")
         ->type_name("N")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));

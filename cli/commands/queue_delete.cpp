@@ -62,7 +62,8 @@ void add_queue_delete(CommandSet& set) {
          .summary = "Delete a queue: its messages, dead letters, counters and settings",
          .details =
              R"(Asks first on a terminal; elsewhere it needs --yes. Refused while messages are in
-flight (a consumer holds them) unless --force. Exit status 1 when refused or not confirmed.
+flight (a consumer holds them) unless --force. Exit status 1 when refused or not confirmed;
+2 (bad usage, nothing deleted) without --yes when stdin is not a terminal.
 
 Examples:
   delayq queue delete orders

@@ -63,8 +63,11 @@ ask delayq send q --redis ''
 ask delayq send q --file or
 ask delayq consume q -- ''
 ask delayq queue set q --dead
+ask delayq peek q --state ''
+ask delayq acl --role w
+ask delayq completion ''
 )");
-    ASSERT_EQ(lines.size(), 11U);
+    ASSERT_EQ(lines.size(), 14U);
     EXPECT_EQ(lines[0], "complete -F _delayq delayq");
     const auto top = split(lines[1]);
     for (const std::string c :
@@ -84,6 +87,10 @@ ask delayq queue set q --dead
     EXPECT_EQ(lines[8], "orders.jsonl");
     EXPECT_EQ(lines[9], "");  // the user's own command follows --
     EXPECT_EQ(lines[10], "--dead-max-count --dead-max-age");
+    // Options and arguments that take one of a fixed set propose it.
+    EXPECT_EQ(lines[11], "scheduled ready in_flight dead");
+    EXPECT_EQ(lines[12], "writer");
+    EXPECT_EQ(lines[13], "bash zsh");
 }
 
 TEST_F(ShellCompletion, ZshScriptRegistersAndProposesCommandsWithDescriptions) {
@@ -98,8 +105,10 @@ ask() { words=("$@"); CURRENT=$#; _delayq; }
 ask delayq dead ''
 ask delayq --redis u queue set q --backoff-j
 ask delayq send q --file ''
+ask delayq peek q --state ''
+ask delayq completion ''
 )");
-    ASSERT_EQ(lines.size(), 4U);
+    ASSERT_EQ(lines.size(), 6U);
     EXPECT_EQ(lines[0], "compdef _delayq delayq");
     EXPECT_EQ(lines[1],
               "list:List dead letters with their reason and last error "
@@ -108,6 +117,8 @@ ask delayq send q --file ''
     EXPECT_TRUE(lines[2].starts_with("--help:Print this help message")) << lines[2];
     EXPECT_NE(lines[2].find("--backoff-jitter:"), std::string::npos) << lines[2];
     EXPECT_EQ(lines[3], "FILES");
+    EXPECT_EQ(lines[4], "scheduled ready in_flight dead");
+    EXPECT_EQ(lines[5], "bash zsh");
 }
 
 TEST_F(CompletionTest, AnUnknownShellIsBadUsage) {

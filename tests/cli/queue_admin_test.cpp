@@ -109,6 +109,11 @@ TEST_F(QueueAdminTest, DeleteWithoutATerminalNeedsYes) {
     EXPECT_EQ(refused.exit_code, 2);
     EXPECT_NE(refused.err.find("--yes"), std::string::npos) << refused.err;
     EXPECT_EQ(fingerprint(), before);
+    // The help states the status the command exits with (it once said 1).
+    const CliResult help = cli({"queue", "delete", "--help"});
+    EXPECT_NE(help.out.find("2 (bad usage, nothing deleted) without --yes when stdin is not a"),
+              std::string::npos)
+        << help.out;
 
     const CliResult r = cli({"queue", "delete", "q", "--yes"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
