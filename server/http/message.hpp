@@ -65,6 +65,9 @@ struct HttpResponse {
     std::vector<std::pair<std::string, std::string>> headers;
     // Who made the request (the auth entry's name), for the access log only.
     std::string principal;
+    // Of the time to answer, how long a long-poll waited for messages: the metrics count it
+    // apart from the service's own time.
+    std::chrono::nanoseconds waited{0};
 };
 
 // Answers a request exactly once, from any thread.

@@ -14,10 +14,12 @@ std::string render_metrics(const Scrape& scrape, const RequestMetrics& requests,
     out.sample("delayq_build_info", {{"version", kVersion}}, 1);
     out.family("delayq_redis_up", "gauge", "Whether the last read of Redis for metrics worked.");
     out.sample("delayq_redis_up", {}, scrape.redis_up ? 1 : 0);
-    out.family("delayq_redis_roundtrip_seconds", "gauge",
-               "Round trip of a PING to Redis at the last read for metrics.");
-    out.sample("delayq_redis_roundtrip_seconds", {},
-               std::chrono::duration<double>(scrape.redis_roundtrip).count());
+    if (scrape.redis_roundtrip) {
+        out.family("delayq_redis_roundtrip_seconds", "gauge",
+                   "Round trip of a PING to Redis at the last read for metrics (absent while "
+                   "Redis does not answer).");
+        out.sample("delayq_redis_roundtrip_seconds", {}, scrape.redis_roundtrip->count());
+    }
     const auto one = [&out](const char* name, const char* type, const char* help, auto value) {
         out.family(name, type, help);
         out.sample(name, {}, static_cast<double>(value));

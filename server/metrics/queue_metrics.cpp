@@ -41,7 +41,9 @@ constexpr Counter kCounters[] = {
 }  // namespace
 
 void render_queue_metrics(TextFormat& out, std::span<const QueueSample> queues) {
-    out.family("delayq_messages", "gauge", "Messages by state.");
+    out.family("delayq_messages", "gauge",
+               "Messages by state. A lease that lapsed counts as in_flight until the queue's next "
+               "fetch returns its message to pending.");
     for (const auto& q : queues) {
         const QueueStats& s = q.stats;
         const std::pair<const char*, std::size_t> states[] = {{"scheduled", s.scheduled},

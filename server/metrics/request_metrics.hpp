@@ -16,15 +16,18 @@ class TextFormat;
 
 // How long the service took to answer, by route (its pattern, "/v1/queues/{queue}/leases",
 // never the path itself, so the label set stays small) and status:
-// delayq_http_request_duration_seconds. Thread-safe.
+// delayq_http_request_duration_seconds; and apart from it, how long long-polls waited for
+// messages, by route: delayq_http_long_poll_wait_seconds. Thread-safe.
 class RequestMetrics {
   public:
     // Bucket bounds in seconds; long-polls wait up to 60 s.
     static constexpr std::array<double, 16> kBounds = {
         0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 
+    // `took`: the service's own time, without what a long-poll waited.
     void observe(std::string_view method, std::string_view route, int status,
                  std::chrono::nanoseconds took);
+    void observe_wait(std::string_view route, std::chrono::nanoseconds waited);
     void render(TextFormat& out) const;
 
   private:
@@ -32,6 +35,8 @@ class RequestMetrics {
         std::array<std::uint64_t, kBounds.size()> buckets{};  // not cumulative
         std::uint64_t count = 0;
         double sum = 0;
+
+        void add(std::chrono::nanoseconds d);
     };
     using Key = std::tuple<std::string, std::string, int>;
     // Orders keys and (method, route, status) views alike, so that a series is found without
@@ -49,6 +54,7 @@ class RequestMetrics {
     };
     mutable std::mutex mu_;
     std::map<Key, Series, ByViews> series_;
+    std::map<std::string, Series, std::less<>> waits_;
 };
 
 }  // namespace delayq::server

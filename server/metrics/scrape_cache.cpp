@@ -29,8 +29,7 @@ std::shared_ptr<const Scrape> ScrapeCache::read() const {
     try {
         const auto start = std::chrono::steady_clock::now();
         client_.ping();
-        scrape->redis_roundtrip =
-            std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - start);
+        scrape->redis_roundtrip = std::chrono::steady_clock::now() - start;
         for (const auto& name : client_.queues()) {
             scrape->queues.push_back({name, client_.admin(name).stats()});
         }
@@ -39,6 +38,7 @@ std::shared_ptr<const Scrape> ScrapeCache::read() const {
         spdlog::warn("metrics: reading the queues' figures failed: {}", e.what());
         scrape->queues.clear();
         scrape->redis_up = false;
+        scrape->redis_roundtrip.reset();
     }
     return scrape;
 }

@@ -5,6 +5,7 @@
 #include <delayq/client.hpp>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "metrics/queue_metrics.hpp"
@@ -16,7 +17,9 @@ struct Scrape {
     std::chrono::steady_clock::time_point read_at;
     std::vector<QueueSample> queues;  // sorted by name
     bool redis_up = false;            // false: the read failed, `queues` is empty
-    Duration redis_roundtrip{0};      // of a PING at the read
+    // Of a PING at the read, when it was answered: none when Redis is down, whose roundtrip
+    // is unknown rather than 0.
+    std::optional<std::chrono::duration<double>> redis_roundtrip;
 };
 
 // The per-queue gauges of /metrics need Redis; this reads them at most once per `max_age`,

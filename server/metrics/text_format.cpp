@@ -36,6 +36,10 @@ void TextFormat::family(std::string_view name, std::string_view type, std::strin
 }
 
 void TextFormat::sample(std::string_view name, Labels labels, double value) {
+    sample(name, std::span<const Label>(labels.begin(), labels.size()), value);
+}
+
+void TextFormat::sample(std::string_view name, std::span<const Label> labels, double value) {
     out_.append(name);
     if (labels.size() > 0) {
         out_ += '{';

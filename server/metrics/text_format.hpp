@@ -1,6 +1,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,11 +12,13 @@ namespace delayq::server {
 // its samples. The caller writes each family's samples together, as the format requires.
 class TextFormat {
   public:
-    using Labels = std::initializer_list<std::pair<std::string_view, std::string_view>>;
+    using Label = std::pair<std::string_view, std::string_view>;
+    using Labels = std::initializer_list<Label>;
 
     void family(std::string_view name, std::string_view type, std::string_view help);
     // name: the family's name, or it with a suffix (_bucket, _sum, _count).
     void sample(std::string_view name, Labels labels, double value);
+    void sample(std::string_view name, std::span<const Label> labels, double value);
 
     const std::string& text() const { return out_; }
 

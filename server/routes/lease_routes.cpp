@@ -93,12 +93,15 @@ void lease(RouteContext& ctx, http::HttpRequest r, http::Reply reply) {
         // leases of a fetch under way for it are released); one gone when its answer comes has
         // its leases released too.
         const std::shared_ptr<http::ClientWatch> client = r.client;
+        const auto parked = std::chrono::steady_clock::now();
         const runtime::LongPollHub::PollId id = ctx.long_polls.wait(
-            {r.param("queue"), r.principal, req.max, req.visibility,
-             std::chrono::steady_clock::now() + req.wait,
-             [shared_reply, client, key = &ctx.lease_key](const runtime::PollAnswer& answer) {
+            {r.param("queue"), r.principal, req.max, req.visibility, parked + req.wait,
+             [shared_reply, client, key = &ctx.lease_key,
+              parked](const runtime::PollAnswer& answer) {
                  if (client && client->gone()) return false;
-                 (*shared_reply)(answer_poll(*key, answer));
+                 http::HttpResponse out = answer_poll(*key, answer);
+                 out.waited = std::chrono::steady_clock::now() - parked;
+                 (*shared_reply)(std::move(out));
                  return true;
              }});
         if (client && id != 0) client->watch([hub = &ctx.long_polls, id] { hub->cancel(id); });

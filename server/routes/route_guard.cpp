@@ -28,7 +28,8 @@ bool needs_json(http::Verb method, const http::HttpRequest& request) {
     return method == http::Verb::post || request.has_body();
 }
 
-// Counted in delayq_http_request_duration_seconds (from the request's head to its answer) and
+// Counted in delayq_http_request_duration_seconds (from the request's head to its answer, less
+// what a long-poll waited, which delayq_http_long_poll_wait_seconds counts) and
 // marked with the token's entry name for the access log. One wrapper for both: each was an
 // allocation per request.
 http::Reply observed(RouteContext& ctx, http::Verb method, const std::string* route,
@@ -36,8 +37,10 @@ http::Reply observed(RouteContext& ctx, http::Verb method, const std::string* ro
                      http::Reply reply) {
     return [ctx = &ctx, method, route, start, principal = std::move(principal),
             inner = std::move(reply)](http::HttpResponse r) {
+        const auto took = std::chrono::steady_clock::now() - start;
         ctx->requests.observe(boost::beast::http::to_string(method), *route,
-                              static_cast<int>(r.status), std::chrono::steady_clock::now() - start);
+                              static_cast<int>(r.status), took - r.waited);
+        if (r.waited.count() > 0) ctx->requests.observe_wait(*route, r.waited);
         if (r.principal.empty()) r.principal = principal;
         inner(std::move(r));
     };

@@ -179,6 +179,24 @@ TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
         << r.body;
 }
 
+TEST_F(HttpAdminTest, ALongPollsWaitIsCountedApartFromTheServicesTime) {
+    // A poll of 300 ms on a queue with nothing due answers at the wait's end, so its wait is at
+    // least that: it lands past the 0.25 s bucket of the wait histogram.
+    const HttpResult poll = http().post("/v1/queues/q/leases", {{"wait", "300ms"}});
+    ASSERT_EQ(poll.status, 200u) << poll.body;
+    const std::string body = http().get("/metrics").body;
+    const std::string wait =
+        R"(delayq_http_long_poll_wait_seconds_bucket{route="/v1/queues/{queue}/leases",le=)";
+    EXPECT_NE(body.find(wait + "\"0.25\"} 0\n"), std::string::npos) << body;
+    EXPECT_NE(body.find(wait + "\"+Inf\"} 1\n"), std::string::npos) << body;
+    EXPECT_NE(
+        body.find(
+            R"(delayq_http_request_duration_seconds_count{method="POST",route="/v1/queues/{queue}/leases",status="200"} 1)"),
+        std::string::npos)
+        << body;
+    EXPECT_NE(body.find("delayq_redis_roundtrip_seconds "), std::string::npos) << body;
+}
+
 TEST_F(HttpAdminTest, AdminRoutesNeedTheirScopesAndMetricsNeedReadUnlessPublic) {
     stop_service();
     const std::string reader = add_token("dash", "read", "orders*");

@@ -76,6 +76,9 @@ TEST_F(ScrapeCacheTest, RedisDownIsAFigureNotAnError) {
     EXPECT_TRUE(s->queues.empty());
     const std::string text = render_metrics(*s, RequestMetrics{}, {});
     EXPECT_NE(text.find("\ndelayq_redis_up 0\n"), std::string::npos) << text;
+    // Unknown while Redis is down, so absent rather than a round trip of 0.
+    EXPECT_FALSE(s->redis_roundtrip);
+    EXPECT_EQ(text.find("delayq_redis_roundtrip_seconds"), std::string::npos) << text;
 }
 
 TEST(RequestMetricsTest, DurationsAreCountedByRouteAndStatusCumulatively) {
@@ -100,6 +103,22 @@ TEST(RequestMetricsTest, DurationsAreCountedByRouteAndStatusCumulatively) {
         t.find(
             R"(delayq_http_request_duration_seconds_count{method="POST",route="/v1/queues/{queue}/leases",status="200"} 1)"),
         std::string::npos);
+}
+
+TEST(RequestMetricsTest, LongPollWaitsAreAHistogramOfTheirOwn) {
+    RequestMetrics m;
+    m.observe("POST", "/v1/queues/{queue}/leases", 200, std::chrono::microseconds(300));
+    m.observe_wait("/v1/queues/{queue}/leases", std::chrono::seconds(20));
+    TextFormat out;
+    m.render(out);
+    const std::string& t = out.text();
+    const std::string wait =
+        R"(delayq_http_long_poll_wait_seconds_bucket{route="/v1/queues/{queue}/leases",le=)";
+    EXPECT_NE(t.find(wait + "\"10\"} 0\n"), std::string::npos) << t;
+    EXPECT_NE(t.find(wait + "\"30\"} 1\n"), std::string::npos) << t;
+    const std::string took =
+        R"(delayq_http_request_duration_seconds_bucket{method="POST",route="/v1/queues/{queue}/leases",status="200",le=)";
+    EXPECT_NE(t.find(took + "\"5e-04\"} 1\n"), std::string::npos) << t;
 }
 
 TEST_F(ScrapeCacheTest, TheWholeTextPassesPromtool) {
