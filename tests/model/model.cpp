@@ -8,6 +8,8 @@
 #include <tuple>
 #include <utility>
 
+#include "model/units.hpp"
+
 namespace delayq::model {
 namespace {
 
@@ -15,23 +17,10 @@ constexpr std::size_t kSeqLen = 14;
 
 constexpr std::int64_t kMicrosPerSecond = 1'000'000;
 
-std::int64_t ms_of(Duration d) { return d.count(); }
-std::int64_t ms_of(TimePoint t) { return t.time_since_epoch().count(); }
-TimePoint at_ms(std::int64_t ms) { return TimePoint(Duration(ms)); }
-
 bool is_generated_form(const std::string& id) {
     return id.size() == kSeqLen && std::all_of(id.begin(), id.end(), [](char c) {
                return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
            });
-}
-
-bool valid_delay(Duration d) { return d.count() >= 0 && d.count() <= kMaxTimeMs; }
-bool valid_time(TimePoint t) { return ms_of(t) >= 0 && ms_of(t) <= kMaxTimeMs; }
-
-bool valid_backoff(const Backoff& b) {
-    return b.initial.count() >= 0 && b.max >= b.initial && b.multiplier >= 1.0 &&
-           b.multiplier <= kMaxBackoffMultiplier && b.jitter >= 0.0 && b.jitter <= 1.0 &&
-           valid_delay(b.max);
 }
 
 // The due time and expiry the send script computes for valid options.
@@ -42,6 +31,12 @@ std::pair<std::int64_t, std::int64_t> due_and_expire(const SendOptions& o, std::
 }
 
 }  // namespace
+
+bool valid_backoff(const Backoff& b) {
+    return b.initial.count() >= 0 && b.max >= b.initial && b.multiplier >= 1.0 &&
+           b.multiplier <= kMaxBackoffMultiplier && b.jitter >= 0.0 && b.jitter <= 1.0 &&
+           valid_delay(b.max);
+}
 
 const std::array<Duration, kLatenessBuckets>& lateness_bounds() {
     using std::chrono::milliseconds;
@@ -199,303 +194,6 @@ Expect<RescheduleResult> QueueModel::reschedule_at(const std::string& id, TimePo
     m.score = due;
     m.due = due;
     return RescheduleResult{RescheduleStatus::kRescheduled, at_ms(due)};
-}
-
-Expect<ExpectedFetch> QueueModel::fetch(std::size_t max_count, Duration visibility) {
-    unbound_.clear();
-    if (max_count < 1 || max_count > kMaxBatch || visibility.count() < 1 ||
-        !valid_delay(visibility)) {
-        return std::nullopt;
-    }
-    const std::int64_t now = now_ms();
-    ExpectedFetch out;
-    out.queue = name_;
-    out.now = now;
-    // Lapsed leases first: back to pending due now, or dead.
-    std::vector<Entry*> lapsed;
-    for (Entry* m : sorted(Place::kInFlight)) {
-        if (m->score > now || lapsed.size() == kSweepLimit) break;
-        lapsed.push_back(m);
-    }
-    for (Entry* m : lapsed) {
-        const std::string why =
-            "visibility timeout expired on attempt " + std::to_string(m->attempts);
-        if (m->expire > 0 && m->expire <= now) {
-            bury(*m, "expired", why, &out.dead_lettered);
-        } else if (m->attempts >= max_of(*m)) {
-            bury(*m, "attempts exhausted", why, &out.dead_lettered);
-        } else {
-            m->place = Place::kPending;
-            m->token = 0;
-            m->score = now;
-            m->due = now;
-            m->last_error = why;
-            ++totals_.retried;
-        }
-    }
-    // Then up to max_count ready messages in (due, send) order; those past their expiry are
-    // dead-lettered instead, and take their place in the count.
-    std::vector<Entry*> taken;
-    if (!settings_.paused) {
-        for (Entry* m : sorted(Place::kPending)) {
-            if (m->score > now || taken.size() == max_count) break;
-            taken.push_back(m);
-        }
-    }
-    for (Entry* m : taken) {
-        if (m->expire > 0 && m->expire <= now) {
-            m->due = m->score;
-            bury(*m, "expired", std::nullopt, &out.dead_lettered);
-            continue;
-        }
-        ++m->attempts;
-        m->due = m->score;
-        m->place = Place::kInFlight;
-        m->score = now + ms_of(visibility);
-        m->token = 0;
-        ++totals_.delivered;
-        count_lateness(now - m->due);
-        out.deliveries.push_back({m->id, m->payload, m->attempts, max_of(*m), m->due,
-                                  m->attempts > 1 ? m->last_error.value_or("") : ""});
-        unbound_.push_back(m->id);
-    }
-    if (!lapsed.empty() || !taken.empty()) trim_dead();
-    std::optional<std::int64_t> next;
-    if (!settings_.paused) {
-        if (const auto pending = sorted(Place::kPending); !pending.empty()) {
-            next = pending.front()->score;
-        }
-    }
-    if (const auto inflight = sorted(Place::kInFlight); !inflight.empty()) {
-        if (!next || inflight.front()->score < *next) next = inflight.front()->score;
-    }
-    out.next = next;
-    return out;
-}
-
-std::string QueueModel::bind_tokens(const std::vector<Delivery>& actual) {
-    std::string wrong;
-    if (actual.size() != unbound_.size()) wrong = "deliveries and the model's differ in number";
-    for (std::size_t i = 0; i < std::min(actual.size(), unbound_.size()); ++i) {
-        const auto it = messages_.find(unbound_[i]);
-        if (it == messages_.end() || actual[i].id() != unbound_[i]) {
-            wrong =
-                "delivery " + std::to_string(i) + " is " + actual[i].id() + ", not " + unbound_[i];
-            continue;
-        }
-        it->second.token = actual[i].lease().token();
-    }
-    unbound_.clear();
-    return wrong;
-}
-
-Expect<std::vector<LeaseResult>> QueueModel::ack(std::span<const Lease> leases) {
-    if (leases.size() > kMaxBatch) return std::nullopt;
-    std::vector<LeaseResult> out;
-    for (const Lease& lease : leases) {
-        // A lease named twice is held only the first time: the first ack ends it.
-        if (held(lease) == nullptr) {
-            out.push_back({.status = LeaseStatus::kLost});
-            continue;
-        }
-        messages_.erase(lease.id());
-        ++totals_.acked;
-        out.push_back({.status = LeaseStatus::kAcked});
-    }
-    return out;
-}
-
-Expect<LeaseResult> QueueModel::nack(const Lease& lease, const Nack& nack) {
-    if (nack.delay && !valid_delay(*nack.delay)) return std::nullopt;
-    Entry* m = held(lease);
-    if (m == nullptr) return LeaseResult{.status = LeaseStatus::kLost};
-    const std::int64_t now = now_ms();
-    const std::string error = nack.error.substr(0, std::min(nack.error.size(), kMaxErrorBytes));
-    std::string reason;
-    if (m->expire > 0 && m->expire <= now) {
-        reason = "expired";
-    } else if (m->attempts >= max_of(*m)) {
-        reason = "attempts exhausted";
-    }
-    if (!reason.empty()) {
-        const int attempts = m->attempts;
-        bury(*m, reason, error, nullptr);
-        trim_dead();
-        return LeaseResult{
-            .status = LeaseStatus::kDeadLettered, .dead_reason = reason, .attempts = attempts};
-    }
-    const std::int64_t delay = nack.delay ? ms_of(*nack.delay) : backoff_ms(m->attempts);
-    std::int64_t due = std::min(now + delay, kMaxTimeMs);
-    if (m->expire > 0 && due > m->expire) due = m->expire;
-    m->place = Place::kPending;
-    m->token = 0;
-    m->score = due;
-    m->due = due;
-    m->last_error = error;
-    ++totals_.retried;
-    return LeaseResult{.status = LeaseStatus::kRetrying, .at = at_ms(due)};
-}
-
-LeaseResult QueueModel::reject(const Lease& lease, const Reject& reject) {
-    Entry* m = held(lease);
-    if (m == nullptr) return LeaseResult{.status = LeaseStatus::kLost};
-    const int attempts = m->attempts;
-    bury(*m, "rejected", reject.error.substr(0, std::min(reject.error.size(), kMaxErrorBytes)),
-         nullptr);
-    trim_dead();
-    return LeaseResult{
-        .status = LeaseStatus::kDeadLettered, .dead_reason = "rejected", .attempts = attempts};
-}
-
-Expect<std::vector<LeaseResult>> QueueModel::extend(std::span<const Lease> leases,
-                                                    Duration visibility) {
-    if (leases.empty()) return std::vector<LeaseResult>{};
-    if (leases.size() > kMaxBatch || visibility.count() < 1 || !valid_delay(visibility)) {
-        return std::nullopt;
-    }
-    std::vector<LeaseResult> out;
-    const std::int64_t deadline = now_ms() + ms_of(visibility);
-    for (const Lease& lease : leases) {
-        Entry* m = held(lease);
-        if (m == nullptr) {
-            out.push_back({.status = LeaseStatus::kLost});
-            continue;
-        }
-        m->score = deadline;
-        out.push_back({.status = LeaseStatus::kExtended, .at = at_ms(deadline)});
-    }
-    return out;
-}
-
-Expect<std::vector<LeaseResult>> QueueModel::release(std::span<const Lease> leases) {
-    if (leases.size() > kMaxBatch) return std::nullopt;
-    std::vector<LeaseResult> out;
-    for (const Lease& lease : leases) {
-        Entry* m = held(lease);
-        if (m == nullptr) {
-            out.push_back({.status = LeaseStatus::kLost});
-            continue;
-        }
-        // Back at the due time of the delivery, which does not count as an attempt.
-        m->place = Place::kPending;
-        m->token = 0;
-        m->score = m->due;
-        --m->attempts;
-        ++totals_.released;
-        out.push_back({.status = LeaseStatus::kReleased});
-    }
-    return out;
-}
-
-Expect<std::optional<MessageInfo>> QueueModel::get(const std::string& id) const {
-    if (!valid_id(id)) return std::nullopt;
-    const auto it = messages_.find(id);
-    // Engaged: a valid id, with or without a message.
-    if (it == messages_.end()) return Expect<std::optional<MessageInfo>>(std::in_place);
-    return Expect<std::optional<MessageInfo>>(std::in_place, info(it->second));
-}
-
-std::vector<MessageInfo> QueueModel::list(State state) const {
-    const Place place = state == State::kInFlight ? Place::kInFlight
-                        : state == State::kDead   ? Place::kDead
-                                                  : Place::kPending;
-    std::vector<MessageInfo> out;
-    for (const Entry* m : sorted(place)) {
-        MessageInfo i = info(*m);
-        if (i.state == state) out.push_back(std::move(i));
-    }
-    return out;
-}
-
-QueueStats QueueModel::stats() const {
-    const std::int64_t now = now_ms();
-    QueueStats s;
-    s.now = at_ms(now);
-    for (const Entry* m : sorted(Place::kPending)) {
-        if (!s.oldest_due) s.oldest_due = at_ms(m->score);
-        if (m->score <= now) {
-            ++s.ready;
-        } else {
-            ++s.scheduled;
-            if (!s.next_due) s.next_due = at_ms(m->score);
-        }
-    }
-    s.in_flight = sorted(Place::kInFlight).size();
-    s.dead = sorted(Place::kDead).size();
-    if (s.oldest_due && ms_of(*s.oldest_due) <= now) s.oldest_ready_age = s.now - *s.oldest_due;
-    s.totals = totals_;
-    s.lateness.sum = Duration(lateness_sum_);
-    for (std::size_t b = 0; b < kLatenessBuckets; ++b) {
-        s.lateness.count += lateness_[b];
-        s.lateness.buckets.push_back({lateness_bounds()[b], s.lateness.count});
-    }
-    return s;
-}
-
-Expect<std::size_t> QueueModel::requeue(const DeadLetterSelector& which) {
-    const auto selected = select_dead(which);
-    if (!selected) return std::nullopt;
-    for (Entry* m : *selected) {
-        m->place = Place::kPending;
-        m->score = now_ms();
-        m->due = now_ms();
-        m->attempts = 0;
-        m->expire = 0;
-        m->token = 0;
-        m->reason.clear();
-        m->last_error.reset();
-    }
-    totals_.requeued += selected->size();
-    return selected->size();
-}
-
-Expect<std::size_t> QueueModel::purge(const DeadLetterSelector& which) {
-    const auto selected = select_dead(which);
-    if (!selected) return std::nullopt;
-    std::vector<std::string> ids;
-    for (const Entry* m : *selected) ids.push_back(m->id);
-    for (const std::string& id : ids) messages_.erase(id);
-    totals_.purged += ids.size();
-    return ids.size();
-}
-
-Expect<QueueSettings> QueueModel::update_settings(const SettingsUpdate& u) {
-    if (u.max_attempts && (*u.max_attempts < 1 || *u.max_attempts > delayq::kMaxAttempts)) {
-        return std::nullopt;
-    }
-    if (u.backoff && !valid_backoff(*u.backoff)) return std::nullopt;
-    if (u.dead_max_count && *u.dead_max_count > kMaxDeadCount) return std::nullopt;
-    if (u.dead_max_age && !valid_delay(*u.dead_max_age)) return std::nullopt;
-    const bool changes = u.max_attempts || u.backoff || u.dead_max_count || u.dead_max_age;
-    if (u.max_attempts) settings_.max_attempts = *u.max_attempts;
-    if (u.backoff) settings_.backoff = *u.backoff;
-    if (u.dead_max_count) settings_.dead_max_count = *u.dead_max_count;
-    if (u.dead_max_age) settings_.dead_max_age = *u.dead_max_age;
-    if (changes) note_write();
-    return settings_;
-}
-
-void QueueModel::set_paused(bool paused) {
-    settings_.paused = paused;
-    note_write();
-}
-
-DeleteResult QueueModel::delete_queue(bool force) {
-    DeleteResult out;
-    for (const auto& [id, m] : messages_) {
-        if (m.place == Place::kPending) ++out.pending;
-        if (m.place == Place::kInFlight) ++out.in_flight;
-        if (m.place == Place::kDead) ++out.dead;
-    }
-    if (out.in_flight > 0 && !force) {
-        return DeleteResult{.status = DeleteStatus::kInFlight, .in_flight = out.in_flight};
-    }
-    messages_.clear();
-    settings_ = QueueSettings{};
-    totals_ = Totals{};
-    lateness_ = {};
-    lateness_sum_ = 0;
-    return out;
 }
 
 bool QueueModel::listed() const {

@@ -158,8 +158,11 @@ class QueueModel {
 };
 
 // The model's checks of input (docs/design.md section 8), kept apart from the library's own so
-// that a test compares two readings of the limits, not one with itself.
+// that a test compares two readings of the rules, not one with itself. The numbers are the
+// shared limits (delayq/limits.hpp), which the scripts read too.
 bool valid_id(const std::string& id);
+// Backoff settings the settings script accepts.
+bool valid_backoff(const Backoff& b);
 bool valid_caller_id(const std::string& id);
 bool valid_send(const delayq::Message& m, const QueueOptions& options);
 // Whether the send script refuses these (client-valid) options at `now_ms` on its clock.
