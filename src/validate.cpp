@@ -88,7 +88,7 @@ void validate_send(const SendOptions& options) {
 }
 
 void validate_queue_options(const QueueOptions& options) {
-    if (options.max_payload_bytes > std::size_t{512} * 1024 * 1024) {
+    if (options.max_payload_bytes > kMaxPayloadBytes) {
         invalid("max_payload_bytes", "must be at most 512 MiB (Redis's string limit)");
     }
     if (options.send_linger.count() < 0 || options.send_linger > std::chrono::seconds(1)) {

@@ -17,6 +17,10 @@
 namespace delayq::cli {
 namespace {
 
+// Commands run at once: child processes of this one, a bound of the command line's own (a
+// library Consumer takes more handler threads).
+constexpr std::size_t kMaxCommands = 1000;
+
 struct ConsumeArgs {
     std::string queue;
     std::size_t max = 0;
@@ -125,7 +129,7 @@ Examples:
     cmd.add_option("--concurrency", a->concurrency,
                    "Commands run at once (default 1; printing needs no more)")
         ->type_name("N")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+        ->check(CLI::Range(std::size_t{1}, kMaxCommands));
     a->visibility_opt =
         cmd.add_option("--visibility", a->visibility,
                        "Lease length (default 30s); renewed while a message is being handled")

@@ -77,7 +77,7 @@ struct EngineStatus {
 // What a producer's handle checks before sending. How the queue behaves (default max attempts,
 // backoff, dead-letter retention, paused) is stored in Redis with the queue: QueueSettings.
 struct QueueOptions {
-    std::size_t max_payload_bytes = std::size_t{1024} * 1024;
+    std::size_t max_payload_bytes = kDefaultMaxPayloadBytes;  // at most kMaxPayloadBytes
     // The longest a send_async of a message due at least ten times this far ahead waits for
     // others to share its script call: at low rates one call per message is most of what a send
     // costs Redis (docs/benchmarks.md). Such a message reaches Redis long before it is due, so

@@ -27,14 +27,14 @@ namespace delayq::server::routes {
 // it is read.
 enum class Body {
     kSmall,      // a few fields: leases, nack, reject, reschedule, a queue's settings
-    kLeaseList,  // up to 1000 leases: ack, extend, release
+    kLeaseList,  // up to kMaxBatch leases: ack, extend, release
     kMessage,    // one message: its payload, escaped or in base64, and its options
-    kBatch,      // up to 1000 messages
+    kBatch,      // up to kMaxBatch messages
 };
 
 struct BodyLimits {
     std::size_t small = std::size_t{64} * 1024;
-    // 1000 leases of a 200-byte id each, escaped and sealed, with room.
+    // kMaxBatch leases of a kMaxNameBytes id each, escaped and sealed, with room.
     std::size_t lease_list = std::size_t{1024} * 1024;
     std::size_t message = 0;
     std::size_t batch = 0;
