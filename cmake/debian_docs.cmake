@@ -21,3 +21,6 @@ foreach(component IN ITEMS runtime dev)
     install(FILES "${PROJECT_SOURCE_DIR}/packaging/copyright" "${changelog_dir}/changelog.gz"
         DESTINATION "${doc_dir}" COMPONENT ${component})
 endforeach()
+# Tags lintian reports that the packages keep on purpose, each with its reason.
+install(FILES "${PROJECT_SOURCE_DIR}/packaging/lintian-overrides"
+    DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/lintian/overrides" RENAME delayq COMPONENT runtime)

@@ -4,7 +4,6 @@
 set(CPACK_PACKAGE_NAME delayq)
 set(CPACK_PACKAGE_VENDOR delayq)
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_CONTACT "delayq maintainers <maintainers@delayq.invalid>")
 set(CPACK_PACKAGE_HOMEPAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
@@ -29,17 +28,20 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_RECOMMENDS "redis-server (>= 5:7.0)")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA
     "${PROJECT_SOURCE_DIR}/packaging/postinst;${PROJECT_SOURCE_DIR}/packaging/postrm"
     "${PROJECT_SOURCE_DIR}/packaging/conffiles;${PROJECT_SOURCE_DIR}/packaging/triggers")
-# Descriptions: a synopsis without an article, extended lines of at most 80 characters.
+# Descriptions: the first line is the synopsis (no article), the rest at most 79 characters a
+# line; CPack indents them. CPack puts CPACK_PACKAGE_DESCRIPTION_SUMMARY (by default the
+# project's description) before them unless it is CPack's own default text: so it is that.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_NAME} built using CMake")
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION "delayed-message queue on Redis: command-line tool and HTTP service
- delayq turns a Redis server into a delay queue: messages become deliverable at
- their due time by the Redis server's clock, at-least-once, with leases,
- retries and a dead-letter set. This package holds the delayq command, its
- HTTP service (delayq serve, with a systemd unit) and the shared library.")
+delayq turns a Redis server into a delay queue: messages become deliverable at
+their due time by the Redis server's clock, at-least-once, with leases,
+retries and a dead-letter set. This package holds the delayq command, its
+HTTP service (delayq serve, with a systemd unit) and the shared library.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, libssl-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "delayed-message queue on Redis: C++20 development files
- Headers, the static library, the CMake package (find_package(delayq)) and the
- pkg-config file (delayq.pc) of the delayq library.")
+Headers, the static library, the CMake package (find_package(delayq)) and the
+pkg-config file (delayq.pc) of the delayq library.")
 
 include(cmake/debian_docs.cmake)
 include(CPack)
