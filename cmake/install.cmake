@@ -23,10 +23,16 @@ install(FILES "${PROJECT_BINARY_DIR}/delayqConfig.cmake"
               "${PROJECT_BINARY_DIR}/delayqConfigVersion.cmake"
     DESTINATION "${DELAYQ_CMAKE_DIR}" COMPONENT dev)
 
-# pkg-config: paths relative to the .pc file, so that an unpacked prefix works where it lies.
-file(RELATIVE_PATH DELAYQ_PC_PREFIX
-    "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
-configure_file("${PROJECT_SOURCE_DIR}/cmake/delayq.pc.in" "${PROJECT_BINARY_DIR}/delayq.pc" @ONLY)
+# pkg-config: the prefix is the one installed to, known only when installing (cpack installs
+# with /usr, whatever the build was configured with). A ${pcfiledir}-relative prefix would keep
+# "lib/<triplet>/pkgconfig/../../.." in every -I and -L flag; an unpacked tree takes
+# PKG_CONFIG_SYSROOT_DIR instead.
+set(DELAYQ_PC_PREFIX "@DELAYQ_PC_PREFIX@")
+configure_file("${PROJECT_SOURCE_DIR}/cmake/delayq.pc.in" "${PROJECT_BINARY_DIR}/delayq.pc.in" @ONLY)
+install(CODE "
+    set(DELAYQ_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${PROJECT_BINARY_DIR}/delayq.pc.in\" \"${PROJECT_BINARY_DIR}/delayq.pc\" @ONLY)
+    " COMPONENT dev)
 install(FILES "${PROJECT_BINARY_DIR}/delayq.pc"
     DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT dev)
 

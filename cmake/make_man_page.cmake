@@ -65,5 +65,8 @@ execute_process(
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "help2man failed (${rc}): ${err}")
 endif()
-# Debian installs man pages compressed.
-file(ARCHIVE_CREATE OUTPUT "${OUTPUT}.gz" PATHS "${OUTPUT}" FORMAT raw COMPRESSION GZip)
+# Debian installs man pages compressed with gzip -9n (no name or time stamp: reproducible).
+execute_process(COMMAND gzip -9nkf "${OUTPUT}" RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "gzip -9n of the man page failed (${rc})")
+endif()

@@ -2,10 +2,12 @@
 # Installs the Debian 12 packages delayq needs, only those that are missing.
 # usage: scripts/deps.sh [test|bench]   (test adds what the test suite and its checks need,
 #                                       bench what bench/*.sh use)
+# The base list builds what README's install section does too: the man page (help2man) and the
+# .debs (cpack -G DEB reads the binaries' dependencies with dpkg-shlibdeps and file).
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev)
+pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libboost-dev help2man dpkg-dev file)
 if [[ "${1:-}" == test ]]; then
-    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh help2man dpkg-dev file python3 python3-yaml openssl curl nodejs)
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh lintian python3 python3-yaml openssl curl nodejs)
     # npm for the OpenAPI lint (tests/openapi); a nodejs from elsewhere (NodeSource) brings its
     # own npm, which Debian's package would conflict with.
     command -v npm >/dev/null || pkgs+=(npm)

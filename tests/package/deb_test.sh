@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the .debs with CPack and checks them: their control fields, their files (binary, shared
 # and static library, headers, CMake and pkg-config files, systemd unit, configuration, man
-# page), and that examples/ builds against their contents unpacked and runs against a real
-# redis-server.
+# page), that systemd and lintian accept them, and that examples/ builds against their contents
+# unpacked and runs against a real redis-server.
 # usage: deb_test.sh SOURCE_DIR BUILD_DIR CMAKE CPACK [SANITIZE_FLAGS]
 source "$(dirname "$0")/common.sh"
 
@@ -38,6 +38,15 @@ check_has "$dev" '^\./usr/include/delayq/version\.hpp$'
 check_has "$dev" '^\./usr/lib/[^/]+/libdelayq\.a$'
 check_has "$dev" '^\./usr/lib/[^/]+/cmake/delayq/delayqConfig\.cmake$'
 check_has "$dev" '^\./usr/lib/[^/]+/pkgconfig/delayq\.pc$'
+for deb in "$runtime" "$dev"; do
+    name=$(field "$deb" Package)
+    check_has "$deb" "^\./usr/share/doc/$name/copyright\$"
+    check_has "$deb" "^\./usr/share/doc/$name/changelog\.gz\$"
+done
+dpkg-deb --info "$runtime" shlibs | has -x "libdelayq ${version%.*} delayq (= $version)" ||
+    fail "no shlibs entry for libdelayq"
+dpkg-deb --info "$runtime" triggers | has -x 'activate-noawait ldconfig' || fail "no ldconfig trigger"
+dpkg-deb --info "$runtime" postrm | has -F 'rm -f /etc/delayq/auth' || fail "purge keeps the auth file"
 if contents "$runtime" | has '^\./usr/include/'; then fail "headers in the runtime package"; fi
 dpkg-deb --ctrl-tarfile "$runtime" | tar -t | has 'conffiles' || fail "no conffiles"
 dpkg-deb --info "$runtime" conffiles | has -x '/etc/delayq/delayq.env' ||
@@ -55,7 +64,26 @@ for key in NoNewPrivileges=yes ProtectSystem=strict EnvironmentFile=/etc/delayq/
 done
 zcat "$unit/usr/share/man/man1/delayq.1.gz" | has '^\.SS "delayq send"' ||
     fail "the man page has no section for delayq send"
-ok "unit and man page"
+pc=$(dpkg-deb --fsys-tarfile "$dev" | tar -xO --wildcards '*/delayq.pc')
+grep -qx 'prefix=/usr' <<<"$pc" || fail "delayq.pc does not say prefix=/usr: $pc"
+ok "unit, man page and delayq.pc"
+
+# The unit as systemd reads it, man:delayq(1) included (found through MANPATH in the unpacked
+# tree; ExecStart pointed there too, since nothing is installed). Not every machine has systemd.
+if command -v systemd-analyze >/dev/null && command -v man >/dev/null; then
+    mkdir -p "$scratch/verify"
+    sed "s|/usr/bin/delayq|$unit/usr/bin/delayq|" "$service" >"$scratch/verify/delayq-serve.service"
+    MANPATH=$unit/usr/share/man systemd-analyze verify "$scratch/verify/delayq-serve.service" \
+        >"$scratch/verify.log" 2>&1 || fail "systemd-analyze verify: $(cat "$scratch/verify.log")"
+    ok "systemd-analyze verify"
+fi
+
+# Errors and warnings fail; what stays is in packaging/lintian-overrides, shipped in the package
+# where lintian reads it. Info tags (hardening of a Debug build, nlohmann's spelling) do not.
+command -v lintian >/dev/null || fail "no lintian (bash scripts/deps.sh test)"
+lintian --fail-on error,warning --tag-display-limit 0 "$runtime" "$dev" >"$scratch/lintian.log" 2>&1 ||
+    fail "lintian: $(cat "$scratch/lintian.log")"
+ok "lintian: no errors or warnings"
 
 # Both packages unpacked into one directory are a prefix a project can build against.
 root=$scratch/root
