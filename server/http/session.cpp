@@ -10,7 +10,6 @@
 #include <boost/asio/ssl/stream_base.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/bind_handler.hpp>
-#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <exception>
 #include <functional>
@@ -153,17 +152,11 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     target_.clear();
     bytes_in_ = 0;
     head_only_ = false;
-    if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
-        return answer_and_close(too_large_response());
+    if (ec) {
+        // Anything but a refusal: the client went away, fell silent, or the server stops.
+        if (auto refusal = head_failure_response(ec)) return answer_and_close(std::move(*refusal));
+        return close();
     }
-    if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
-        ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
-        ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
-        ec == bhttp::error::bad_transfer_encoding) {
-        return answer_and_close(not_http11_response());
-    }
-    // Anything else: the client went away, fell silent, or the server stops.
-    if (ec) return close();
     const auto& head = parser_->get();
     method_ = std::string(head.method_string());
     target_ = std::string(head.target());

@@ -1,9 +1,7 @@
 // A session's request body: reserved from the server's budget of body bytes (or waited for,
 // within the read timeout), `100 Continue` sent only then, read within the route's limit.
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <string_view>
 #include <utility>
@@ -43,9 +41,7 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
     budget_wait_->async_wait([self = this->shared_from_this()](beast::error_code wec) {
         if (wec || self->ticket_ == 0 || !self->parts_.bodies.time_out(self->ticket_)) return;
         self->ticket_ = 0;
-        self->answer_and_close(problem_response(
-            {503, "server_busy",
-             "the server is reading as many request bodies as it takes; try again"}));
+        self->answer_and_close(server_busy_response());
     });
 }
 
@@ -90,13 +86,10 @@ void BasicSession<Stream>::read_body() {
 
 template <class Stream>
 void BasicSession<Stream>::on_body(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) return answer_and_close(too_large_response());
-    if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
-        ec == net::error::eof || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
+    if (ec) {
+        if (auto refusal = body_failure_response(ec)) return answer_and_close(std::move(*refusal));
         return close();
     }
-    if (ec) return answer_and_close(not_http11_response());
     handle();
 }
 
