@@ -13,6 +13,7 @@
 #include <boost/beast/http/read.hpp>
 #include <exception>
 #include <functional>
+#include <utility>
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
@@ -193,18 +194,11 @@ void BasicSession<Stream>::handle() {
     // (10,000 idle polls held 7 MiB more with them).
     parser_.reset();
     bytes_in_ = request.body.size();
-    // One watch a connection, made again only when a handler kept the last one (a long-poll
-    // whose fetch outlived its answer): two allocations a request otherwise.
-    if (watch_ && watch_.use_count() == 1) {
-        watch_->rearm();
-    } else {
-        watch_ = std::make_shared<ClientWatch>([weak = this->weak_from_this()] {
-            if (auto self = weak.lock()) {
-                net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
-            }
-        });
-    }
-    request.client = watch_;
+    request.client = watch_.arm([weak = this->weak_from_this()] {
+        if (auto self = weak.lock()) {
+            net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
+        }
+    });
 
     // A handler may hold the connection for long (a long-poll): no timeout until it answers.
     tcp().expires_never();
@@ -222,13 +216,11 @@ void BasicSession<Stream>::handle() {
 }
 
 // A read while the handler holds the request: it ends with an error when the client closes or
-// resets the connection (the handler is told, and hands back what it holds for the client), with
-// bytes when the client sends its next request early (kept for read_head), or cancelled once the
-// answer is written.
+// resets the connection, with bytes when the client sends its next request early (kept for
+// read_head), or cancelled once the answer is written.
 template <class Stream>
 void BasicSession<Stream>::watch_client() {
-    if (watching_ || !watch_ || !watch_->armed()) return;
-    watching_ = true;
+    if (!watch_.start_read()) return;
     stream_.async_read_some(
         buffer_.prepare(kWatchBytes),
         [self = this->shared_from_this()](beast::error_code ec, std::size_t bytes) {
@@ -238,26 +230,24 @@ void BasicSession<Stream>::watch_client() {
 
 template <class Stream>
 void BasicSession<Stream>::on_watch(beast::error_code ec, std::size_t bytes) {
-    watching_ = false;
     if (!ec) buffer_.commit(bytes);
-    switch (std::exchange(after_watch_, AfterWatch::kNothing)) {
-        case AfterWatch::kRead:
+    switch (watch_.read_ended(ec && ec != net::error::operation_aborted)) {
+        case SessionWatch::Next::kReadNext:
             return read_head();
-        case AfterWatch::kClose:
+        case SessionWatch::Next::kClose:
             return close();
-        case AfterWatch::kNothing:
-            break;
+        case SessionWatch::Next::kClientGone:
+            // No answer will be written.
+            keep_alive_ = false;
+            return tcp().close();
+        case SessionWatch::Next::kNothing:
+            return;
     }
-    if (!ec || ec == net::error::operation_aborted) return;
-    // The client went away before its answer: no answer will be written.
-    watch_->client_gone();
-    keep_alive_ = false;
-    tcp().close();
 }
 
 template <class Stream>
 void BasicSession<Stream>::answer(HttpResponse r) {
-    if (watch_) watch_->disarm();
+    watch_.answered();
     release_body();
     const bool close_after = !keep_alive_ || stopping_;
     // The head says the Content-Length of the body a GET would get (RFC 9110 9.3.2); an answer
@@ -288,12 +278,8 @@ void BasicSession<Stream>::answer_and_close(HttpResponse response) {
 
 template <class Stream>
 void BasicSession<Stream>::on_write(beast::error_code ec, bool close_after) {
-    if (watching_) {
-        // Only one read at a time: the watch ends first, then the connection goes on.
-        after_watch_ = ec || close_after ? AfterWatch::kClose : AfterWatch::kRead;
-        tcp().cancel();
-        return;
-    }
+    // Only one read at a time: a pending watch ends first, then the connection goes on.
+    if (watch_.wait_for_read(ec || close_after)) return tcp().cancel();
     if (ec || close_after) return close();
     read_head();
 }

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "http/body_budget.hpp"
+#include "http/client_watch.hpp"
 #include "http/limits.hpp"
 #include "http/message.hpp"
 #include "http/request_head.hpp"
@@ -95,12 +96,9 @@ class BasicSession final : public Session,
     bool keep_alive_ = false;
     bool drain_on_close_ = false;  // the client may still be sending: read it out first
     bool head_only_ = false;       // the request is HEAD: its answer is written without a body
-    // A handler holding the request asked to learn of the client's close: a read is pending
-    // until the client closes, sends its next request, or the answer is written.
-    std::shared_ptr<ClientWatch> watch_;
-    bool watching_ = false;
-    enum class AfterWatch { kNothing, kRead, kClose };
-    AfterWatch after_watch_ = AfterWatch::kNothing;  // the answer was written meanwhile
+    // A handler holding the request may ask to learn of the client's close: a read is pending
+    // then until the client closes, sends its next request, or the answer is written.
+    SessionWatch watch_;
     // The request being read: its head (and then its body), and the route that admitted it.
     // Held apart, and only while it is read: a long-poll's connection waits without it (10,000
     // of them held 3 MiB more with the request and the timer below in the session).
