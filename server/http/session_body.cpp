@@ -26,7 +26,7 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
     BodyBudget& budget = parts_.bodies;
     ticket_ = budget.reserve(bytes, [weak = this->weak_from_this(), bytes, &budget] {
         if (auto self = weak.lock()) {
-            net::post(self->stream_.get_executor(), [self, bytes] { self->on_reserved(bytes); });
+            net::post(self->stream().get_executor(), [self, bytes] { self->on_reserved(bytes); });
         } else {
             budget.release(bytes);
         }
@@ -36,7 +36,7 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
         return continue_body();
     }
     // Waiting for other bodies to be answered: within the read timeout, then 503.
-    if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream_.get_executor());
+    if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream().get_executor());
     budget_wait_->expires_after(limits_.read_timeout);
     budget_wait_->async_wait([self = this->shared_from_this()](beast::error_code wec) {
         if (wec || self->ticket_ == 0 || !self->parts_.bodies.time_out(self->ticket_)) return;
@@ -65,7 +65,7 @@ template <class Stream>
 void BasicSession<Stream>::continue_body() {
     if (expects_continue(*parser_)) {
         tcp().expires_after(limits_.write_timeout);
-        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+        net::async_write(stream(), net::buffer(kContinue.data(), kContinue.size()),
                          [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
                              if (wec) return self->close();
                              self->read_body();
@@ -78,7 +78,7 @@ void BasicSession<Stream>::continue_body() {
 template <class Stream>
 void BasicSession<Stream>::read_body() {
     tcp().expires_after(limits_.read_timeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
+    bhttp::async_read(stream(), buffer_, *parser_,
                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                           self->on_body(ec);
                       });
