@@ -1,5 +1,7 @@
 #include "http/client_watch.hpp"
 
+#include <utility>
+
 namespace delayq::server::http {
 
 void ClientWatch::watch(std::function<void()> on_gone) {
@@ -45,6 +47,30 @@ void ClientWatch::rearm() {
 bool ClientWatch::armed() const {
     std::lock_guard lock(mutex_);
     return !disarmed_ && !gone_ && on_gone_ != nullptr;
+}
+
+bool SessionWatch::start_read() {
+    if (reading_ || !watch_ || !watch_->armed()) return false;
+    reading_ = true;
+    return true;
+}
+
+void SessionWatch::answered() {
+    if (watch_) watch_->disarm();
+}
+
+bool SessionWatch::wait_for_read(bool close) {
+    if (!reading_) return false;
+    after_read_ = close ? Next::kClose : Next::kReadNext;
+    return true;
+}
+
+SessionWatch::Next SessionWatch::read_ended(bool failed) {
+    reading_ = false;
+    if (after_read_ != Next::kNothing) return std::exchange(after_read_, Next::kNothing);
+    if (!failed) return Next::kNothing;
+    watch_->client_gone();
+    return Next::kClientGone;
 }
 
 }  // namespace delayq::server::http

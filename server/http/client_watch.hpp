@@ -1,7 +1,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <utility>
 
 namespace delayq::server::http {
 
@@ -36,6 +38,51 @@ class ClientWatch {
     std::function<void()> on_gone_;
     bool disarmed_ = false;
     bool gone_ = false;
+};
+
+// The session's side of its connection's ClientWatch: the watch each request gets, and the
+// read that watches the socket while a handler holds the request. A connection has one read at
+// a time, so an answer written while that read is pending waits for its end to go on. Used on
+// the connection's I/O thread only.
+class SessionWatch {
+  public:
+    // The watch for the next request's handler: the connection's last one again, unless a
+    // handler kept it (a long-poll whose fetch outlived its answer), so that a request costs no
+    // two allocations for it. `begin` starts the watching read (from any thread).
+    template <class Begin>
+    const std::shared_ptr<ClientWatch>& arm(Begin&& begin) {
+        if (watch_ && watch_.use_count() == 1) {
+            watch_->rearm();
+        } else {
+            watch_ = std::make_shared<ClientWatch>(std::forward<Begin>(begin));
+        }
+        return watch_;
+    }
+
+    // Whether the watching read is to start now (a handler asked, no answer came yet, and no
+    // such read is pending); if so, it is counted as pending from now.
+    bool start_read();
+    // The answer is being written: the handler's on_gone will not run.
+    void answered();
+    // The answer was written: the connection is to read its next request, or to `close`. True
+    // when the watching read is pending still: it is to be cancelled, and its end (read_ended)
+    // says so then.
+    bool wait_for_read(bool close);
+
+    enum class Next {
+        kNothing,
+        kReadNext,    // the answer was written meanwhile: on to the next request
+        kClose,       // the answer was written meanwhile: close
+        kClientGone,  // the client went away before its answer: the handler was told
+    };
+    // The watching read ended: `failed` when the client closed or reset the connection (not
+    // when the read was cancelled, nor when it got the start of the client's next request).
+    Next read_ended(bool failed);
+
+  private:
+    std::shared_ptr<ClientWatch> watch_;
+    bool reading_ = false;
+    Next after_read_ = Next::kNothing;  // what the answer, written during the read, left to do
 };
 
 }  // namespace delayq::server::http

@@ -72,12 +72,13 @@ void Listener::on_accept(boost::system::error_code ec, Tcp::socket socket) {
         if (parts_.connections.refuse_handshake() || parts_.connections.refuse_connection()) {
             socket.close(ec);
         } else {
-            std::make_shared<TlsSession>(std::move(socket), tls_->current(), parts_)->start();
+            std::make_shared<TlsSession>(TlsStream(std::move(socket), tls_->current()), parts_)
+                ->start();
         }
     } else if (parts_.connections.refuse_connection()) {
         refuse_connection(std::move(socket), parts_.limits);
     } else {
-        std::make_shared<PlainSession>(std::move(socket), nullptr, parts_)->start();
+        std::make_shared<PlainSession>(PlainStream(std::move(socket)), parts_)->start();
     }
     accept();
 }

@@ -1,7 +1,10 @@
 #include "http/refusal.hpp"
 
 #include <array>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/error.hpp>
 #include <string>
 
 #include "api/problem.hpp"
@@ -12,6 +15,7 @@ namespace delayq::server::http {
 namespace {
 
 namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 
 constexpr auto kLinger = std::chrono::seconds(2);
@@ -74,6 +78,35 @@ HttpResponse too_large_response() {
 
 HttpResponse not_http11_response() {
     return problem_response(bad_request("the request is not valid HTTP/1.1"));
+}
+
+std::optional<HttpResponse> head_failure_response(boost::system::error_code ec) {
+    if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
+        return too_large_response();
+    }
+    if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
+        ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
+        ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
+        ec == bhttp::error::bad_transfer_encoding) {
+        return not_http11_response();
+    }
+    return std::nullopt;
+}
+
+std::optional<HttpResponse> body_failure_response(boost::system::error_code ec) {
+    if (ec == bhttp::error::body_limit) return too_large_response();
+    if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
+        ec == net::error::eof || ec == net::error::operation_aborted ||
+        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
+        return std::nullopt;
+    }
+    return not_http11_response();
+}
+
+HttpResponse server_busy_response() {
+    return problem_response(
+        {503, "server_busy",
+         "the server is reading as many request bodies as it takes; try again"});
 }
 
 }  // namespace delayq::server::http

@@ -6,14 +6,11 @@
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/stream_base.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/bind_handler.hpp>
-#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <exception>
 #include <functional>
+#include <utility>
 
 #include "http/access_log.hpp"
 #include "http/connections.hpp"
@@ -29,29 +26,14 @@ namespace beast = boost::beast;
 namespace bhttp = boost::beast::http;
 namespace net = boost::asio;
 
-// A TLS close_notify is sent, and the client's awaited, for this long at most.
-constexpr auto kTlsShutdown = std::chrono::seconds(2);
-
-template <class Stream>
-Stream make_stream(net::ip::tcp::socket socket, net::ssl::context* tls) {
-    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
-        return Stream(std::move(socket));
-    } else {
-        return Stream(std::move(socket), *tls);
-    }
-}
-
 // What a watch reads at most: the start of a next request sent before its answer (pipelined).
 constexpr std::size_t kWatchBytes = 4096;
 
 }  // namespace
 
 template <class Stream>
-BasicSession<Stream>::BasicSession(net::ip::tcp::socket socket,
-                                   std::shared_ptr<net::ssl::context> tls,
-                                   const SessionParts& parts)
-    : tls_(std::move(tls)),
-      stream_(make_stream<Stream>(std::move(socket), tls_.get())),
+BasicSession<Stream>::BasicSession(Stream stream, const SessionParts& parts)
+    : stream_(std::move(stream)),
       limits_(parts.limits),
       parts_(parts),
       remote_(endpoint_text(tcp().socket())) {}
@@ -67,67 +49,44 @@ BasicSession<Stream>::~BasicSession() {
 
 template <class Stream>
 void BasicSession<Stream>::start() {
-    // A TLS connection takes a connection slot only when its handshake is done (handshake()).
-    if constexpr (kTls) {
-        id_ = parts_.connections.add_handshake(this->shared_from_this());
-    } else {
-        id_ = parts_.connections.add(this->shared_from_this());
-    }
+    id_ = stream_.enter(parts_.connections, this->shared_from_this());
     if (id_ == 0) {
         // The cap was reached between the acceptor's check and now, or the server is stopping.
-        // A TLS client would not understand a plain 503: it is only closed.
-        if constexpr (kTls) {
-            tcp().close();
-        } else {
-            refuse_connection(tcp().release_socket(), limits_);
-        }
+        stream_.turn_away(limits_);
         return;
     }
-    net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
-        if constexpr (kTls) {
-            self->handshake();
-        } else {
-            self->read_head();
-        }
-    });
+    net::dispatch(stream().get_executor(), [self = this->shared_from_this()] { self->open(); });
 }
 
 template <class Stream>
 void BasicSession<Stream>::stop() {
-    net::post(stream_.get_executor(), [self = this->shared_from_this()] {
+    net::post(stream().get_executor(), [self = this->shared_from_this()] {
         self->stopping_ = true;
         if (self->idle_) self->tcp().cancel();
     });
 }
 
-// The handshake has a deadline of its own, so that a client that connects and says nothing
-// (or speaks plain HTTP to the TLS port) holds its handshake slot not for long; it holds no
-// connection slot at all.
+// The handshake, if the stream has one; the connection takes its slot once it is done.
 template <class Stream>
-void BasicSession<Stream>::handshake() {
-    if constexpr (kTls) {
-        if (stopping_) return close();
-        idle_ = true;
-        tcp().expires_after(limits_.handshake_timeout);
-        stream_.async_handshake(net::ssl::stream_base::server,
-                                [self = this->shared_from_this()](beast::error_code ec) {
-                                    self->idle_ = false;
-                                    if (ec) {
-                                        spdlog::debug("http: TLS handshake with {} failed: {}",
-                                                      self->remote_, ec.message());
-                                        return self->close();
-                                    }
-                                    if (!self->parts_.connections.admit(self->id_)) {
-                                        spdlog::debug(
-                                            "http: TLS connection from {} closed: the "
-                                            "connections' cap is reached",
-                                            self->remote_);
-                                        return self->close();
-                                    }
-                                    self->handshaken_ = true;
-                                    self->read_head();
-                                });
+void BasicSession<Stream>::open() {
+    if (stopping_) return close();
+    idle_ = true;
+    stream_.open(limits_.handshake_timeout,
+                 [self = this->shared_from_this()](beast::error_code ec) { self->on_open(ec); });
+}
+
+template <class Stream>
+void BasicSession<Stream>::on_open(beast::error_code ec) {
+    idle_ = false;
+    if (ec) {
+        spdlog::debug("http: TLS handshake with {} failed: {}", remote_, ec.message());
+        return close();
     }
+    if (!stream_.admit(parts_.connections, id_)) {
+        spdlog::debug("http: connection from {} closed: the connections' cap is reached", remote_);
+        return close();
+    }
+    read_head();
 }
 
 template <class Stream>
@@ -138,7 +97,7 @@ void BasicSession<Stream>::read_head() {
     parser_->body_limit(limits_.max_body_bytes);
     idle_ = true;
     tcp().expires_after(limits_.idle_timeout);
-    bhttp::async_read_header(stream_, buffer_, *parser_,
+    bhttp::async_read_header(stream(), buffer_, *parser_,
                              [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                                  self->on_head(ec);
                              });
@@ -153,17 +112,11 @@ void BasicSession<Stream>::on_head(beast::error_code ec) {
     target_.clear();
     bytes_in_ = 0;
     head_only_ = false;
-    if (ec == bhttp::error::body_limit || ec == bhttp::error::header_limit) {
-        return answer_and_close(too_large_response());
+    if (ec) {
+        // Anything but a refusal: the client went away, fell silent, or the server stops.
+        if (auto refusal = head_failure_response(ec)) return answer_and_close(std::move(*refusal));
+        return close();
     }
-    if (ec == bhttp::error::bad_method || ec == bhttp::error::bad_target ||
-        ec == bhttp::error::bad_version || ec == bhttp::error::bad_field ||
-        ec == bhttp::error::bad_value || ec == bhttp::error::bad_content_length ||
-        ec == bhttp::error::bad_transfer_encoding) {
-        return answer_and_close(not_http11_response());
-    }
-    // Anything else: the client went away, fell silent, or the server stops.
-    if (ec) return close();
     const auto& head = parser_->get();
     method_ = std::string(head.method_string());
     target_ = std::string(head.target());
@@ -200,25 +153,18 @@ void BasicSession<Stream>::handle() {
     // (10,000 idle polls held 7 MiB more with them).
     parser_.reset();
     bytes_in_ = request.body.size();
-    // One watch a connection, made again only when a handler kept the last one (a long-poll
-    // whose fetch outlived its answer): two allocations a request otherwise.
-    if (watch_ && watch_.use_count() == 1) {
-        watch_->rearm();
-    } else {
-        watch_ = std::make_shared<ClientWatch>([weak = this->weak_from_this()] {
-            if (auto self = weak.lock()) {
-                net::post(self->stream_.get_executor(), [self] { self->watch_client(); });
-            }
-        });
-    }
-    request.client = watch_;
+    request.client = watch_.arm([weak = this->weak_from_this()] {
+        if (auto self = weak.lock()) {
+            net::post(self->stream().get_executor(), [self] { self->watch_client(); });
+        }
+    });
 
     // A handler may hold the connection for long (a long-poll): no timeout until it answers.
     tcp().expires_never();
     auto answered = std::make_shared<std::atomic<bool>>(false);
     Reply reply = [self = this->shared_from_this(), answered](HttpResponse response) {
         if (answered->exchange(true)) return;  // answered already: a bug, but never twice
-        net::post(self->stream_.get_executor(),
+        net::post(self->stream().get_executor(),
                   [self, r = std::move(response)]() mutable { self->answer(std::move(r)); });
     };
     try {
@@ -229,14 +175,12 @@ void BasicSession<Stream>::handle() {
 }
 
 // A read while the handler holds the request: it ends with an error when the client closes or
-// resets the connection (the handler is told, and hands back what it holds for the client), with
-// bytes when the client sends its next request early (kept for read_head), or cancelled once the
-// answer is written.
+// resets the connection, with bytes when the client sends its next request early (kept for
+// read_head), or cancelled once the answer is written.
 template <class Stream>
 void BasicSession<Stream>::watch_client() {
-    if (watching_ || !watch_ || !watch_->armed()) return;
-    watching_ = true;
-    stream_.async_read_some(
+    if (!watch_.start_read()) return;
+    stream().async_read_some(
         buffer_.prepare(kWatchBytes),
         [self = this->shared_from_this()](beast::error_code ec, std::size_t bytes) {
             self->on_watch(ec, bytes);
@@ -245,26 +189,24 @@ void BasicSession<Stream>::watch_client() {
 
 template <class Stream>
 void BasicSession<Stream>::on_watch(beast::error_code ec, std::size_t bytes) {
-    watching_ = false;
     if (!ec) buffer_.commit(bytes);
-    switch (std::exchange(after_watch_, AfterWatch::kNothing)) {
-        case AfterWatch::kRead:
+    switch (watch_.read_ended(ec && ec != net::error::operation_aborted)) {
+        case SessionWatch::Next::kReadNext:
             return read_head();
-        case AfterWatch::kClose:
+        case SessionWatch::Next::kClose:
             return close();
-        case AfterWatch::kNothing:
-            break;
+        case SessionWatch::Next::kClientGone:
+            // No answer will be written.
+            keep_alive_ = false;
+            return tcp().close();
+        case SessionWatch::Next::kNothing:
+            return;
     }
-    if (!ec || ec == net::error::operation_aborted) return;
-    // The client went away before its answer: no answer will be written.
-    watch_->client_gone();
-    keep_alive_ = false;
-    tcp().close();
 }
 
 template <class Stream>
 void BasicSession<Stream>::answer(HttpResponse r) {
-    if (watch_) watch_->disarm();
+    watch_.answered();
     release_body();
     const bool close_after = !keep_alive_ || stopping_;
     // The head says the Content-Length of the body a GET would get (RFC 9110 9.3.2); an answer
@@ -281,7 +223,7 @@ void BasicSession<Stream>::answer(HttpResponse r) {
                 .duration = std::chrono::steady_clock::now() - started_});
     tcp().expires_after(limits_.write_timeout);
     const std::array<net::const_buffer, 2> buffers{net::buffer(out_head_), net::buffer(out_body_)};
-    net::async_write(stream_, buffers,
+    net::async_write(stream(), buffers,
                      [self = this->shared_from_this(), close_after](
                          beast::error_code ec, std::size_t) { self->on_write(ec, close_after); });
 }
@@ -295,12 +237,8 @@ void BasicSession<Stream>::answer_and_close(HttpResponse response) {
 
 template <class Stream>
 void BasicSession<Stream>::on_write(beast::error_code ec, bool close_after) {
-    if (watching_) {
-        // Only one read at a time: the watch ends first, then the connection goes on.
-        after_watch_ = ec || close_after ? AfterWatch::kClose : AfterWatch::kRead;
-        tcp().cancel();
-        return;
-    }
+    // Only one read at a time: a pending watch ends first, then the connection goes on.
+    if (watch_.wait_for_read(ec || close_after)) return tcp().cancel();
     if (ec || close_after) return close();
     read_head();
 }
@@ -312,25 +250,10 @@ void BasicSession<Stream>::close() {
         drain_then_close(std::make_shared<beast::tcp_stream>(tcp().release_socket()));
         return;
     }
-    if constexpr (kTls) {
-        if (handshaken_) {
-            // close_notify, so that the client knows the answer was whole; bounded, since a
-            // client need not answer it.
-            handshaken_ = false;
-            tcp().expires_after(kTlsShutdown);
-            stream_.async_shutdown(
-                [self = this->shared_from_this()](beast::error_code) { self->tcp().close(); });
-            return;
-        }
-        tcp().close();
-    } else {
-        beast::error_code ec;
-        stream_.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
-        stream_.close();
-    }
+    stream_.close(this->shared_from_this());
 }
 
-template class BasicSession<beast::tcp_stream>;
-template class BasicSession<beast::ssl_stream<beast::tcp_stream>>;
+template class BasicSession<PlainStream>;
+template class BasicSession<TlsStream>;
 
 }  // namespace delayq::server::http

@@ -1,22 +1,21 @@
 #pragma once
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "http/body_budget.hpp"
+#include "http/client_watch.hpp"
 #include "http/limits.hpp"
 #include "http/message.hpp"
 #include "http/request_head.hpp"
+#include "http/stream.hpp"
 
 namespace delayq::server::http {
 
@@ -40,21 +39,18 @@ class Session {
     virtual void stop() = 0;
 };
 
-// One client connection over `Stream` (plain TCP, or TLS over it): reads a request's head and
-// asks the Dispatcher whether to take it; reads the body only then (within the route's limit and
-// the server's budget of body bytes, and only then answers `Expect: 100-continue`); hands the
-// request to its route, writes the answer, and again while the client keeps the connection
-// alive. Everything runs on the connection's I/O thread (IoPool); a handler answers from any
-// thread through its Reply, which posts back to that thread.
+// One client connection over `Stream` (PlainStream, or TlsStream: stream.hpp, which holds all
+// they do differently): reads a request's head and asks the Dispatcher whether to take it; reads
+// the body only then (within the route's limit and the server's budget of body bytes, and only
+// then answers `Expect: 100-continue`); hands the request to its route, writes the answer, and
+// again while the client keeps the connection alive. Everything runs on the connection's I/O
+// thread (IoPool); a handler answers from any thread through its Reply, which posts back to that
+// thread.
 template <class Stream>
 class BasicSession final : public Session,
                            public std::enable_shared_from_this<BasicSession<Stream>> {
   public:
-    static constexpr bool kTls = !std::is_same_v<Stream, boost::beast::tcp_stream>;
-
-    // `tls` is the context of a TLS connection (kept as long as the connection), null for plain.
-    BasicSession(boost::asio::ip::tcp::socket socket,
-                 std::shared_ptr<boost::asio::ssl::context> tls, const SessionParts& parts);
+    BasicSession(Stream stream, const SessionParts& parts);
     ~BasicSession() override;
     BasicSession(const BasicSession&) = delete;
     BasicSession& operator=(const BasicSession&) = delete;
@@ -63,7 +59,8 @@ class BasicSession final : public Session,
     void stop() override;
 
   private:
-    void handshake();
+    void open();
+    void on_open(boost::beast::error_code ec);
     void read_head();
     void on_head(boost::beast::error_code ec);
     void reserve_body(std::size_t bytes);
@@ -79,9 +76,9 @@ class BasicSession final : public Session,
     void release_body();
     void on_write(boost::beast::error_code ec, bool close);
     void close();
-    boost::beast::tcp_stream& tcp() { return boost::beast::get_lowest_layer(stream_); }
+    auto& stream() { return stream_.stream(); }
+    boost::beast::tcp_stream& tcp() { return stream_.tcp(); }
 
-    std::shared_ptr<boost::asio::ssl::context> tls_;  // before the stream, which refers to it
     Stream stream_;
     boost::beast::flat_buffer buffer_;
     std::optional<RequestParser> parser_;
@@ -89,18 +86,14 @@ class BasicSession final : public Session,
     const SessionParts& parts_;
     std::uint64_t id_ = 0;
     std::string remote_;
-    bool handshaken_ = false;  // TLS: the handshake is done, so a close sends close_notify
-    bool idle_ = false;        // waiting for the first byte of a request
-    bool stopping_ = false;    // finish the request under way, then close
+    bool idle_ = false;      // waiting for the handshake, or the first byte of a request
+    bool stopping_ = false;  // finish the request under way, then close
     bool keep_alive_ = false;
     bool drain_on_close_ = false;  // the client may still be sending: read it out first
     bool head_only_ = false;       // the request is HEAD: its answer is written without a body
-    // A handler holding the request asked to learn of the client's close: a read is pending
-    // until the client closes, sends its next request, or the answer is written.
-    std::shared_ptr<ClientWatch> watch_;
-    bool watching_ = false;
-    enum class AfterWatch { kNothing, kRead, kClose };
-    AfterWatch after_watch_ = AfterWatch::kNothing;  // the answer was written meanwhile
+    // A handler holding the request may ask to learn of the client's close: a read is pending
+    // then until the client closes, sends its next request, or the answer is written.
+    SessionWatch watch_;
     // The request being read: its head (and then its body), and the route that admitted it.
     // Held apart, and only while it is read: a long-poll's connection waits without it (10,000
     // of them held 3 MiB more with the request and the timer below in the session).
@@ -121,7 +114,7 @@ class BasicSession final : public Session,
     std::chrono::steady_clock::time_point started_{};
 };
 
-using PlainSession = BasicSession<boost::beast::tcp_stream>;
-using TlsSession = BasicSession<boost::beast::ssl_stream<boost::beast::tcp_stream>>;
+using PlainSession = BasicSession<PlainStream>;
+using TlsSession = BasicSession<TlsStream>;
 
 }  // namespace delayq::server::http

@@ -1,9 +1,7 @@
 // A session's request body: reserved from the server's budget of body bytes (or waited for,
 // within the read timeout), `100 Continue` sent only then, read within the route's limit.
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <string_view>
 #include <utility>
@@ -28,7 +26,7 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
     BodyBudget& budget = parts_.bodies;
     ticket_ = budget.reserve(bytes, [weak = this->weak_from_this(), bytes, &budget] {
         if (auto self = weak.lock()) {
-            net::post(self->stream_.get_executor(), [self, bytes] { self->on_reserved(bytes); });
+            net::post(self->stream().get_executor(), [self, bytes] { self->on_reserved(bytes); });
         } else {
             budget.release(bytes);
         }
@@ -38,14 +36,12 @@ void BasicSession<Stream>::reserve_body(std::size_t bytes) {
         return continue_body();
     }
     // Waiting for other bodies to be answered: within the read timeout, then 503.
-    if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream_.get_executor());
+    if (!budget_wait_) budget_wait_ = std::make_unique<net::steady_timer>(stream().get_executor());
     budget_wait_->expires_after(limits_.read_timeout);
     budget_wait_->async_wait([self = this->shared_from_this()](beast::error_code wec) {
         if (wec || self->ticket_ == 0 || !self->parts_.bodies.time_out(self->ticket_)) return;
         self->ticket_ = 0;
-        self->answer_and_close(problem_response(
-            {503, "server_busy",
-             "the server is reading as many request bodies as it takes; try again"}));
+        self->answer_and_close(server_busy_response());
     });
 }
 
@@ -69,7 +65,7 @@ template <class Stream>
 void BasicSession<Stream>::continue_body() {
     if (expects_continue(*parser_)) {
         tcp().expires_after(limits_.write_timeout);
-        net::async_write(stream_, net::buffer(kContinue.data(), kContinue.size()),
+        net::async_write(stream(), net::buffer(kContinue.data(), kContinue.size()),
                          [self = this->shared_from_this()](beast::error_code wec, std::size_t) {
                              if (wec) return self->close();
                              self->read_body();
@@ -82,7 +78,7 @@ void BasicSession<Stream>::continue_body() {
 template <class Stream>
 void BasicSession<Stream>::read_body() {
     tcp().expires_after(limits_.read_timeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
+    bhttp::async_read(stream(), buffer_, *parser_,
                       [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                           self->on_body(ec);
                       });
@@ -90,13 +86,10 @@ void BasicSession<Stream>::read_body() {
 
 template <class Stream>
 void BasicSession<Stream>::on_body(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) return answer_and_close(too_large_response());
-    if (ec == bhttp::error::partial_message || ec == beast::error::timeout ||
-        ec == net::error::eof || ec == net::error::operation_aborted ||
-        ec == net::error::connection_reset || ec == net::ssl::error::stream_truncated) {
+    if (ec) {
+        if (auto refusal = body_failure_response(ec)) return answer_and_close(std::move(*refusal));
         return close();
     }
-    if (ec) return answer_and_close(not_http11_response());
     handle();
 }
 

@@ -1,11 +1,17 @@
-// The HTTP server's small parts on their own: router, percent-decoding, Host check, --listen.
+// The HTTP server's small parts on their own: router, percent-decoding, Host check, --listen,
+// what a failed read is answered, and the session's side of the client watch.
 #include <gtest/gtest.h>
 
+#include <boost/asio/error.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/error.hpp>
 #include <delayq/error.hpp>
 
+#include "http/client_watch.hpp"
 #include "http/host_check.hpp"
 #include "http/listen_address.hpp"
 #include "http/percent.hpp"
+#include "http/refusal.hpp"
 #include "http/router.hpp"
 
 namespace delayq::server::http {
@@ -101,6 +107,77 @@ TEST(ListenAddressTest, ParsesHostAndPort) {
     for (const char* bad : {"", "7380", "host:", "host:70000", "host:x", "::1:80", "[::1:80"}) {
         EXPECT_THROW(parse_listen_address(bad), InvalidArgument) << bad;
     }
+}
+
+TEST(RefusalTest, AFailedReadIsAnswered413Or400OrOnlyClosed) {
+    namespace bhttp = boost::beast::http;
+    namespace net = boost::asio;
+    EXPECT_EQ(head_failure_response(bhttp::error::header_limit)->status, 413u);
+    EXPECT_EQ(head_failure_response(bhttp::error::body_limit)->status, 413u);
+    EXPECT_EQ(head_failure_response(bhttp::error::bad_method)->status, 400u);
+    EXPECT_EQ(head_failure_response(bhttp::error::bad_transfer_encoding)->status, 400u);
+    // The client went away or fell silent, or the server stops: nobody to answer.
+    EXPECT_FALSE(head_failure_response(net::error::eof));
+    EXPECT_FALSE(head_failure_response(boost::beast::error::timeout));
+    EXPECT_FALSE(head_failure_response(net::error::operation_aborted));
+
+    EXPECT_EQ(body_failure_response(bhttp::error::body_limit)->status, 413u);
+    EXPECT_EQ(body_failure_response(bhttp::error::bad_chunk)->status, 400u);
+    EXPECT_FALSE(body_failure_response(bhttp::error::partial_message));
+    EXPECT_FALSE(body_failure_response(net::error::connection_reset));
+    EXPECT_EQ(server_busy_response().status, 503u);
+}
+
+TEST(SessionWatchTest, AWatchIsMadeAgainOnlyWhenAHandlerKeptIt) {
+    SessionWatch session;
+    int begun = 0;
+    const auto begin = [&begun] { ++begun; };
+    const ClientWatch* first = session.arm(begin).get();
+    EXPECT_FALSE(session.start_read());  // no handler asked
+    EXPECT_EQ(session.arm(begin).get(), first);
+    auto kept = session.arm(begin);
+    EXPECT_NE(session.arm(begin).get(), first);
+    EXPECT_EQ(begun, 0);
+    kept->watch([] {});  // the handler asks: the session's read begins
+    EXPECT_EQ(begun, 1);
+}
+
+TEST(SessionWatchTest, TheClientGoingAwayIsTold) {
+    SessionWatch session;
+    const auto watch = session.arm([] {});
+    bool gone = false;
+    watch->watch([&gone] { gone = true; });
+    ASSERT_TRUE(session.start_read());
+    EXPECT_FALSE(session.start_read());  // one read at a time
+    EXPECT_EQ(session.read_ended(true), SessionWatch::Next::kClientGone);
+    EXPECT_TRUE(gone);
+    EXPECT_TRUE(watch->gone());
+}
+
+TEST(SessionWatchTest, AnAnswerWrittenDuringTheReadWaitsForItsEnd) {
+    SessionWatch session;
+    const auto watch = session.arm([] {});
+    bool gone = false;
+    watch->watch([&gone] { gone = true; });
+    ASSERT_TRUE(session.start_read());
+    session.answered();
+    EXPECT_TRUE(session.wait_for_read(false));
+    // Cancelled, or failed: the answer came first, and the connection goes on.
+    EXPECT_EQ(session.read_ended(true), SessionWatch::Next::kReadNext);
+    EXPECT_FALSE(gone);
+    EXPECT_FALSE(session.wait_for_read(true));  // no read pending now
+
+    auto next = session.arm([] {});
+    next->watch([] {});
+    ASSERT_TRUE(session.start_read());
+    session.answered();
+    EXPECT_TRUE(session.wait_for_read(true));
+    EXPECT_EQ(session.read_ended(false), SessionWatch::Next::kClose);
+    // A read that ends with bytes (the next request's start) and no answer yet: nothing to do.
+    next = session.arm([] {});
+    next->watch([] {});
+    ASSERT_TRUE(session.start_read());
+    EXPECT_EQ(session.read_ended(false), SessionWatch::Next::kNothing);
 }
 
 }  // namespace
