@@ -48,30 +48,29 @@ TEST_F(SendLingerTest, AMessageDueNowTakesTheWaitingOnesAlongAndLaterOnesWaitAga
     EXPECT_EQ(st.scheduled + st.ready, 4u);
 }
 
-TEST_F(SendLingerTest, HandlesOfOneQueueShareTheirSendLine) {
-    // Client::queue twice, as two parts of a program (or a handle per request) would call it:
-    // while either lives, both send through one line, so their messages share calls.
-    Queue first = queue("q", lingering_a_second());
-    Queue second = queue("q", lingering_a_second());
-    const long long before = send_calls(server());
+// One message due in an hour through each handle, 10 ms apart; returns the calls they took.
+long long calls_for_two(const RedisServer& server, Queue& first, Queue& second) {
+    const long long before = send_calls(server);
     std::future<SendResult> a = first.send_async("a", {.delay = 1h});
     std::this_thread::sleep_for(10ms);
     std::future<SendResult> b = second.send_async("b", {.delay = 1h});
     a.get();
     b.get();
-    EXPECT_EQ(send_calls(server()) - before, 1);
+    return send_calls(server) - before;
+}
+
+TEST_F(SendLingerTest, HandlesOfOneQueueShareTheirSendLine) {
+    // Client::queue twice, as two parts of a program (or a handle per request) would call it:
+    // while either lives, both send through one line, so their messages share calls.
+    Queue first = queue("q", lingering_a_second());
+    Queue second = queue("q", lingering_a_second());
+    EXPECT_EQ(calls_for_two(server(), first, second), 1);
 
     // A handle with options of its own keeps a line of its own.
     QueueOptions own = lingering_a_second();
     own.max_payload_bytes = 1000;
     Queue third = queue("q", own);
-    const long long again = send_calls(server());
-    std::future<SendResult> c = first.send_async("c", {.delay = 1h});
-    std::this_thread::sleep_for(10ms);
-    std::future<SendResult> d = third.send_async("d", {.delay = 1h});
-    c.get();
-    d.get();
-    EXPECT_EQ(send_calls(server()) - again, 2);
+    EXPECT_EQ(calls_for_two(server(), first, third), 2);
     EXPECT_EQ(admin(first).stats().scheduled, 4u);
 }
 
