@@ -15,8 +15,8 @@ struct HttpLimits {
     // (a few thousand a second each), while silent clients hold at most 1024 sockets.
     std::size_t max_handshakes = 1024;
     std::size_t max_header_bytes = 16 * 1024;
-    // A batch of kMaxBatch messages of a few KiB each fits; a bigger body is a 413 (each route has a
-    // limit of its own, this one or smaller).
+    // A batch of kMaxBatch messages of a few KiB each fits; a bigger body is a 413 (each route has
+    // a limit of its own, this one or smaller).
     std::size_t max_body_bytes = 16 * 1024 * 1024;
     // Of the bodies of all requests, from reading them to answering them: a request whose body
     // does not fit waits (within read_timeout) for others to be answered, then is 503.
