@@ -207,8 +207,8 @@ void attempts_rows(Rows& rows) {
                     [](CatalogueEnv& e) { e.q.send("x", {.max_attempts = 1'000'001}); },
                     {"send", "@Q", "x", "--max-attempts", "1000001"},
                     "",
-                    // The library's bound, checked by the library's validation (issue 17).
-                    "max_attempts must be from 1 to 1000000"});
+                    // The shared limit (kMaxAttempts), as the option's range states it.
+                    "not in range 1 to 1000000"});
     rows.push_back({"max_attempts",
                     "INT_MAX; CLI: past int",
                     Verdict::kInvalid,
@@ -227,15 +227,29 @@ void attempts_rows(Rows& rows) {
                     {"send", "@Q", "x", "--max-attempts", "nan"},
                     "",
                     "max-attempts"});
+    // A line of JSON reads as the service's body does (common/json): 0 is the queue's setting.
     rows.push_back({"max_attempts",
-                    "0 in JSON lines",
+                    "0 in JSON lines: the queue's default",
+                    Verdict::kValid,
+                    "",
+                    {},
+                    {},
+                    {"send", "@Q", "--file", "-"},
+                    "{\"payload\": \"x\", \"max_attempts\": 0, \"id\": \"zero\"}\n",
+                    "",
+                    [](CatalogueEnv& e, const CliResult&) {
+                        EXPECT_EQ(e.admin.get("zero")->max_attempts,
+                                  e.admin.settings().max_attempts);
+                    }});
+    rows.push_back({"max_attempts",
+                    "1000001 in JSON lines",
                     Verdict::kInvalid,
                     "",
                     {},
                     {},
                     {"send", "@Q", "--file", "-"},
-                    "{\"payload\": \"x\", \"max_attempts\": 0}\n",
-                    "\"max_attempts\" must be a positive integer"});
+                    "{\"payload\": \"x\", \"max_attempts\": 1000001}\n",
+                    "max_attempts must be a whole number from 0 to 1000000"});
     rows.push_back({"max_attempts",
                     "queue setting 0",
                     Verdict::kInvalid,
