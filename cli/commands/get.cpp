@@ -11,6 +11,7 @@
 #include "json/message.hpp"
 #include "json/payload.hpp"
 #include "json_output.hpp"
+#include "not_waiting.hpp"
 #include "session.hpp"
 #include "time_text.hpp"
 
@@ -54,10 +55,7 @@ int get(const GetArgs& a, const Invocation& invocation) {
     QueueAdmin admin = session.admin(a.queue);
     session.connect();
     const std::optional<MessageInfo> m = admin.get(a.id);
-    if (!m) {
-        throw RuntimeFailure("no message " + a.id + " in queue " + a.queue +
-                             " (never sent, or already acked, cancelled or purged)");
-    }
+    if (!m) throw_not_waiting(a.queue, a.id, NotWaiting::kNotFound);
     if (a.json) {
         std::printf("%s\n", to_line(json::message_info_json(*m)).c_str());
     } else {
