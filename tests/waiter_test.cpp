@@ -3,6 +3,7 @@
 // a Client share one timer thread and one subscriber connection, whatever the number of queues.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -113,6 +114,26 @@ TEST_F(WaiterTest, FiresAtTheNextDueTimeOfAReportedFetch) {
     ASSERT_TRUE(w.wait(seen, event_deadline()));
     EXPECT_GE(server().time_ms(), ms(sent.due));
     EXPECT_EQ(leases(q).fetch(10, 30s).deliveries.size(), 1U);
+}
+
+// A fetch tells the Redis clock to the microsecond, so that a waiter aims at the due instant
+// rather than somewhere in the millisecond after it.
+TEST_F(WaiterTest, AFetchTellsTheRedisClockToTheMicrosecond) {
+    Queue q = queue();
+    std::vector<std::int64_t> fractions;
+    for (int i = 0; i < 5; ++i) {
+        const std::int64_t before = server().time_us();
+        const FetchResult r = leases(q).fetch(1, 30s);
+        const std::int64_t after = server().time_us();
+        const std::int64_t at = ms(r.now) * 1000 + r.now_micros.count();
+        EXPECT_LE(before, at);
+        EXPECT_GE(after, at);
+        EXPECT_GE(r.now_micros.count(), 0);
+        EXPECT_LT(r.now_micros.count(), 1000);
+        fractions.push_back(r.now_micros.count());
+    }
+    // Five calls all on a whole millisecond would say the script still answers milliseconds.
+    EXPECT_TRUE(std::any_of(fractions.begin(), fractions.end(), [](auto f) { return f != 0; }));
 }
 
 TEST_F(WaiterTest, WaitReturnsFalseAtItsDeadlineWhenNothingComes) {

@@ -12,7 +12,7 @@
 namespace delayq::detail::fetch_codec {
 namespace {
 
-// The reply: {now_ms, next_ms, deliveries, dead_events}.
+// The reply: {now_us, next_ms, deliveries, dead_events}.
 constexpr std::size_t kNow = 0;
 constexpr std::size_t kNext = 1;
 constexpr std::size_t kDeliveries = 2;
@@ -49,7 +49,10 @@ ScriptArgs encode(std::size_t max_count, Duration visibility) {
 
 FetchResult decode(Reply reply, const std::string& queue) {
     FetchResult out;
-    out.now = unix_ms(reply.at(kNow).as_int());
+    const std::int64_t now_us = reply.at(kNow).as_int();
+    if (now_us < 0) throw ServerError("fetch: a negative time");
+    out.now = unix_ms(now_us / 1000);
+    out.now_micros = std::chrono::microseconds(now_us % 1000);
     out.next = optional_unix_ms(reply.at(kNext).as_int());
     reply.at(kDeliveries).as_array();  // checks the shape; the payloads are then moved out
     auto& d = reply.elements[kDeliveries].elements;

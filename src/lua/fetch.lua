@@ -8,7 +8,9 @@
 --   without their own), the dead-letter retention bounds; read first, with the layout version.
 -- Also counts every delivery's lateness (now - due) into the lateness histogram
 --   (lib/lateness.lua): an HINCRBY per bucket the call's deliveries fell in, and one for the sum.
--- Returns: {now_ms, next_ms, deliveries, dead_events}
+-- Returns: {now_us, next_ms, deliveries, dead_events}
+--   now_us: the Redis time of the call in unix microseconds, so that a waiter can aim at a due
+--     instant (due times stay whole milliseconds).
 --   next_ms: when the consumer should call again (unix ms, Redis clock): the earliest of the
 --     pending head and the inflight head (<= now when more is already due); -1 when neither
 --     exists.
@@ -276,4 +278,4 @@ local next_ms = -1
 -- resume wakes it (or its idle check), not until their due times.
 if head and not paused then next_ms = head end
 if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
-return {now, next_ms, deliveries, events}
+return {now_us, next_ms, deliveries, events}

@@ -37,25 +37,26 @@ void WakeClock::reschedule() {
     timer_->schedule(*this, target);
 }
 
-void WakeClock::aim(TimePoint redis_now, Steady::time_point received) {
-    // In milliseconds (unix nanoseconds overflow), the local time rounded up: the offset errs
-    // small, so the clock fires late rather than early.
-    offset_ =
-        redis_now.time_since_epoch() - std::chrono::ceil<Duration>(received.time_since_epoch());
+void WakeClock::aim(PreciseTime redis_now, Steady::time_point received) {
+    // In microseconds (unix nanoseconds overflow), the local time rounded up: the offset errs
+    // small by the reply's transit, so the clock fires late rather than early.
+    offset_ = redis_now.time_since_epoch() -
+              std::chrono::ceil<std::chrono::microseconds>(received.time_since_epoch());
 }
 
-void WakeClock::set_offset(TimePoint redis_now, Steady::time_point received) {
+void WakeClock::set_offset(PreciseTime redis_now, Steady::time_point received) {
     std::lock_guard lock(mutex_);
     aim(redis_now, received);
 }
 
 WakeClock::Steady::time_point WakeClock::to_steady(TimePoint t) const {
+    using std::chrono::microseconds;
     const auto now = Steady::now();
     if (!offset_) return now;
     // Far-future times (up to the largest a message may have) would overflow nanoseconds.
-    const Duration ahead =
-        t.time_since_epoch() - *offset_ - std::chrono::floor<Duration>(now.time_since_epoch());
-    return now + std::min(ahead, Duration(kMaxTimerMs));
+    const microseconds ahead = microseconds(t.time_since_epoch()) - *offset_ -
+                               std::chrono::floor<microseconds>(now.time_since_epoch());
+    return now + std::min(ahead, microseconds(Duration(kMaxTimerMs)));
 }
 
 void WakeClock::note_locked(Steady::time_point due) {
@@ -71,7 +72,7 @@ void WakeClock::note_due(TimePoint due) {
 
 void WakeClock::note_fetch(const FetchResult& result, Steady::time_point received) {
     std::lock_guard lock(mutex_);
-    aim(result.now, received);
+    aim(PreciseTime(result.now) + result.now_micros, received);
     if (result.next) note_locked(to_steady(*result.next));
 }
 

@@ -26,6 +26,9 @@ namespace delayq::detail {
 class WakeClock final : public WakeTimer::Target {
   public:
     using Steady = std::chrono::steady_clock;
+    // The Redis clock to the microsecond, as TIME and fetch tell it: the clock aims at a due
+    // instant (a whole millisecond), not at the millisecond the reply was read in.
+    using PreciseTime = std::chrono::sys_time<std::chrono::microseconds>;
 
     explicit WakeClock(Duration idle_check);
     ~WakeClock();
@@ -40,7 +43,7 @@ class WakeClock final : public WakeTimer::Target {
 
     // The Redis clock read `redis_now` at local time `received` or before: the offset then errs
     // late by the reply's transit, never early.
-    void set_offset(TimePoint redis_now, Steady::time_point received);
+    void set_offset(PreciseTime redis_now, Steady::time_point received);
     // Something falls due at `due` (Redis clock). The earliest of those noted is kept until it
     // fires; without an offset yet it fires at once.
     void note_due(TimePoint due);
@@ -64,10 +67,10 @@ class WakeClock final : public WakeTimer::Target {
 
   private:
     void fire(std::unique_lock<std::mutex>& lock);
-    void reschedule();                                           // with mutex_ held
-    void note_locked(Steady::time_point due);                    // with mutex_ held
-    void aim(TimePoint redis_now, Steady::time_point received);  // with mutex_ held
-    Steady::time_point to_steady(TimePoint t) const;             // with mutex_ held
+    void reschedule();                                             // with mutex_ held
+    void note_locked(Steady::time_point due);                      // with mutex_ held
+    void aim(PreciseTime redis_now, Steady::time_point received);  // with mutex_ held
+    Steady::time_point to_steady(TimePoint t) const;               // with mutex_ held
 
     const Duration idle_check_;
     mutable std::mutex mutex_;
@@ -76,8 +79,8 @@ class WakeClock final : public WakeTimer::Target {
     bool stopped_ = false;
     std::uint64_t epoch_ = 0;
     Steady::time_point last_fire_;
-    std::optional<Steady::time_point> next_;  // the earliest due time noted, not fired yet
-    std::optional<Duration> offset_;          // Redis time minus steady time
+    std::optional<Steady::time_point> next_;           // the earliest due time noted, not fired yet
+    std::optional<std::chrono::microseconds> offset_;  // Redis time minus steady time
     std::map<std::uint64_t, std::shared_ptr<std::function<void()>>> callbacks_;
     std::uint64_t next_callback_ = 1;
 

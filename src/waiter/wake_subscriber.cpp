@@ -27,13 +27,13 @@ std::optional<std::int64_t> int_of(const std::string& text) {
 }
 
 // TIME answers seconds and microseconds.
-TimePoint parse_time(const Reply& reply) {
+WakeClock::PreciseTime parse_time(const Reply& reply) {
     check_permission(reply, "TIME");
     if (reply.is_error()) throw ServerError("TIME failed: " + reply.str);
     const auto seconds = int_of(reply.at(0).as_string());
     const auto micros = int_of(reply.at(1).as_string());
     if (!seconds || !micros) throw ServerError("TIME answered something other than a time");
-    return TimePoint(Duration(*seconds * 1000 + *micros / 1000));
+    return WakeClock::PreciseTime(std::chrono::microseconds(*seconds * 1000000 + *micros));
 }
 
 std::string refusal(const Reply& reply, const std::string& channel) {

@@ -66,7 +66,7 @@ class WakeSubscriber : public Loop {
     };
     enum class Op { kSubscribe, kUnsubscribe };
     struct Aim {
-        TimePoint redis_now;
+        WakeClock::PreciseTime redis_now;
         Steady::time_point received;
     };
 

@@ -349,10 +349,12 @@ long long RedisServer::zcard(const std::string& key) const { return integer({"ZC
 
 long long RedisServer::hlen(const std::string& key) const { return integer({"HLEN", key}); }
 
-std::int64_t RedisServer::time_ms() const {
+std::int64_t RedisServer::time_ms() const { return time_us() / 1000; }
+
+std::int64_t RedisServer::time_us() const {
     const RawReply reply = command({"TIME"});
     if (reply.elements.size() != 2) throw std::runtime_error("unexpected TIME reply");
-    return std::stoll(reply.elements[0].str) * 1000 + std::stoll(reply.elements[1].str) / 1000;
+    return std::stoll(reply.elements[0].str) * 1000000 + std::stoll(reply.elements[1].str);
 }
 
 }  // namespace delayq::test

@@ -89,8 +89,9 @@ class RedisServer {
     long long info_integer(const std::string& section, const std::string& name) const;
     long long zcard(const std::string& key) const;
     long long hlen(const std::string& key) const;
-    // The server's clock (TIME) in unix milliseconds.
+    // The server's clock (TIME) in unix milliseconds, and in microseconds.
     std::int64_t time_ms() const;
+    std::int64_t time_us() const;
 
   private:
     bool try_start();
