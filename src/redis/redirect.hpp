@@ -1,0 +1,30 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "redis/reply.hpp"
+
+namespace delayq::detail {
+
+// A cluster node's answer that a call belongs elsewhere.
+struct Redirect {
+    enum class Kind {
+        kMoved,  // the slot is served by another node now: refresh the map, call there
+        kAsk,    // the slot is moving and this key already left: call there once, after ASKING
+    };
+    Kind kind = Kind::kMoved;
+    int slot = 0;
+    std::string host;  // empty: the host of the node that answered
+    int port = 0;
+};
+
+// "MOVED 3999 127.0.0.1:6381" or "ASK 3999 127.0.0.1:6381"; nullopt for any other reply.
+std::optional<Redirect> parse_redirect(const Reply& reply);
+
+// A refusal that passes by itself: TRYAGAIN (a multi-key call during a slot move), CLUSTERDOWN
+// (the cluster is failing over), LOADING, MASTERDOWN. The call changed nothing and may be sent
+// again after a pause.
+bool is_transient_refusal(const Reply& reply);
+
+}  // namespace delayq::detail
