@@ -13,6 +13,7 @@
 #include "log.hpp"
 #include "queue_core.hpp"
 #include "redis/info.hpp"
+#include "redis/key_slot.hpp"
 #include "redis/permission.hpp"
 #include "redis/url_secret.hpp"
 #include "scripts.hpp"
@@ -51,11 +52,12 @@ std::unique_ptr<TlsContext> make_tls(const Endpoint& endpoint, const TlsOptions&
 
 }  // namespace
 
-ClientCore::ClientCore(Endpoint endpoint, ClientOptions options)
-    : endpoint_(std::move(endpoint)),
-      options_(std::move(options)),
-      tls_(make_tls(endpoint_, options_.tls)),
-      pool_([this] { return connect(); }, options_.pool_size, options_.engine, scripts::kLibrary) {}
+ClientCore::ClientCore(std::vector<Endpoint> seeds, ClientOptions options)
+    : options_(std::move(options)),
+      tls_(make_tls(seeds.at(0), options_.tls)),
+      topology_(Topology::Settings{std::move(seeds), options_.pool_size, options_.engine,
+                                   &scripts::kLibrary},
+                [this](const Endpoint& endpoint) { return open(endpoint); }) {}
 
 ClientCore::~ClientCore() = default;
 
@@ -65,22 +67,21 @@ WakeHub& ClientCore::wake_hub() {
     return *wake_hub_;
 }
 
-Connection ClientCore::connect() {
-    Connection conn(endpoint_, Timeouts{options_.connect_timeout, options_.command_timeout},
+Connection ClientCore::open(const Endpoint& endpoint) {
+    Connection conn(endpoint, Timeouts{options_.connect_timeout, options_.command_timeout},
                     tls_.get());
-    pool_.engine().reconnected();
     std::lock_guard lock(check_mutex_);
     if (!checked_) {
-        check_server(conn);
+        check_server(conn, endpoint);
         checked_ = true;
     }
     return conn;
 }
 
-void ClientCore::check_server(Connection& conn) {
+void ClientCore::check_server(Connection& conn, const Endpoint& endpoint) {
     Reply info = conn.command({"INFO", "server", "memory"});
     if (info.is_error()) {
-        std::string text_msg = "cannot read INFO from Redis at " + endpoint_.describe() + " (" +
+        std::string text_msg = "cannot read INFO from Redis at " + endpoint.describe() + " (" +
                                info.str + "), so its version and maxmemory-policy are unknown";
         // Strict means proven safe, not assumed safe.
         if (options_.refuse_evicting_server) throw ConfigurationError(text_msg);
@@ -90,13 +91,13 @@ void ClientCore::check_server(Connection& conn) {
     const std::string& text = info.as_string();
     std::string version = info_field(text, "redis_version");
     if (major_version(version) < 7) {
-        throw ConfigurationError("Redis at " + endpoint_.describe() + " is version " + version +
+        throw ConfigurationError("Redis at " + endpoint.describe() + " is version " + version +
                                  "; delayq needs Redis 7.0 or later (script flags, SPUBLISH)");
     }
     std::string policy = info_field(text, "maxmemory_policy");
     if (!policy.empty() && policy != "noeviction") {
         std::string text_msg =
-            "Redis at " + endpoint_.describe() + " has maxmemory-policy " + policy +
+            "Redis at " + endpoint.describe() + " has maxmemory-policy " + policy +
             ": when memory runs out it may evict queue keys, and an evicted key is a lost "
             "message. Fix: CONFIG SET maxmemory-policy noeviction (and in redis.conf)";
         if (options_.refuse_evicting_server) throw ConfigurationError(text_msg);
@@ -115,7 +116,8 @@ Client::Client(std::string_view url, ClientOptions options) {
         if (options.password->empty()) throw InvalidArgument("the Redis password is empty");
         detail::apply_password(endpoint, url, *options.password);
     }
-    core_ = std::make_shared<detail::ClientCore>(std::move(endpoint), std::move(options));
+    std::vector<detail::Endpoint> seeds{std::move(endpoint)};
+    core_ = std::make_shared<detail::ClientCore>(std::move(seeds), std::move(options));
 }
 
 namespace {
@@ -142,27 +144,33 @@ QueueAdmin Client::admin(std::string_view name) const {
 Leases Client::leases(std::string_view name) const { return Leases(queue_core(core_, name, {})); }
 
 std::vector<std::string> Client::queues() const {
-    auto conn = core_->pool().acquire();
     std::vector<std::string> names;
-    std::string cursor = "0";
-    do {
-        detail::Reply r =
-            conn->command({"SCAN", cursor, "MATCH", detail::kStatsPattern, "COUNT", "1000"});
-        detail::check_permission(r, "SCAN");
-        if (r.is_error()) throw ServerError("SCAN failed: " + r.str);
-        cursor = r.at(0).as_string();
-        for (const auto& key : r.at(1).as_array()) {
-            if (auto name = detail::queue_of_stats_key(key.as_string())) names.push_back(*name);
-        }
-    } while (cursor != "0");
+    // A cluster's queues are spread over its primaries: each is scanned.
+    for (detail::ConnectionPool* node : core_->topology().primaries()) {
+        auto conn = node->acquire();
+        std::string cursor = "0";
+        do {
+            detail::Reply r =
+                conn->command({"SCAN", cursor, "MATCH", detail::kStatsPattern, "COUNT", "1000"});
+            detail::check_permission(r, "SCAN");
+            if (r.is_error()) throw ServerError("SCAN failed: " + r.str);
+            cursor = r.at(0).as_string();
+            for (const auto& key : r.at(1).as_array()) {
+                if (auto name = detail::queue_of_stats_key(key.as_string())) {
+                    names.push_back(*name);
+                }
+            }
+        } while (cursor != "0");
+    }
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
 }
 
 EngineStatus Client::engine() const {
-    auto conn = core_->pool().acquire();
-    detail::NodeEngine& node = core_->pool().engine();
+    detail::ConnectionPool& pool = core_->any_pool();
+    auto conn = pool.acquire();
+    detail::NodeEngine& node = pool.engine();
     node.use_functions(*conn);
     return node.status();
 }
@@ -170,10 +178,12 @@ EngineStatus Client::engine() const {
 FunctionAdmin Client::functions() const { return FunctionAdmin(core_); }
 
 void Client::ping() const {
-    auto conn = core_->pool().acquire();
-    detail::Reply r = conn->command({"PING"});
-    detail::check_permission(r, "PING");
-    if (r.is_error()) throw ServerError("PING failed: " + r.str);
+    for (detail::ConnectionPool* node : core_->topology().primaries()) {
+        auto conn = node->acquire();
+        detail::Reply r = conn->command({"PING"});
+        detail::check_permission(r, "PING");
+        if (r.is_error()) throw ServerError("PING failed: " + r.str);
+    }
 }
 
 std::string Client::shared_secret() const {
@@ -189,7 +199,7 @@ std::string Client::shared_secret() const {
         hex.push_back(kDigits[b & 0xfU]);
     }
     // One round trip, and no window between a GET and a SET for two servers starting at once.
-    auto conn = core_->pool().acquire();
+    auto conn = core_->topology().pool_for(detail::key_slot(detail::kSharedSecretKey)).acquire();
     detail::Reply r =
         conn->command({"SET", std::string(detail::kSharedSecretKey), hex, "NX", "GET"});
     detail::check_permission(r, "SET");
@@ -210,7 +220,7 @@ std::string Client::shared_secret() const {
 }
 
 TimePoint Client::server_time() const {
-    auto conn = core_->pool().acquire();
+    auto conn = core_->any_pool().acquire();
     detail::Reply r = conn->command({"TIME"});
     detail::check_permission(r, "TIME");
     if (r.is_error()) throw ServerError("TIME failed: " + r.str);

@@ -8,6 +8,7 @@
 #include "redis/connection.hpp"
 #include "redis/pool.hpp"
 #include "redis/tls_context.hpp"
+#include "redis/topology.hpp"
 #include "redis/url.hpp"
 #include "send_hub.hpp"
 
@@ -18,17 +19,18 @@ class WakeHub;
 
 class ClientCore {
   public:
-    ClientCore(Endpoint endpoint, ClientOptions options);
+    // `seeds`: one server, or seeds of one Redis Cluster (Topology).
+    ClientCore(std::vector<Endpoint> seeds, ClientOptions options);
     ~ClientCore();
     ClientCore(const ClientCore&) = delete;
     ClientCore& operator=(const ClientCore&) = delete;
 
-    // A new dedicated connection (consumers keep their own). The first connection of a client
-    // also checks the server; a failed check is repeated on the next connection.
-    Connection connect();
-    ConnectionPool& pool() { return pool_; }
+    // Where calls go: the pool of the node that serves a slot, every primary.
+    Topology& topology() { return topology_; }
+    // A pool for calls that touch no queue's keys (PING, TIME, the engine's status): the one
+    // server, or the first primary of a cluster.
+    ConnectionPool& any_pool() { return *topology_.primaries().front(); }
     const ClientOptions& options() const { return options_; }
-    const Endpoint& endpoint() const { return endpoint_; }
     // What every waiter of this client shares (made, and its threads started, on first use).
     WakeHub& wake_hub();
     // What every queue's asynchronous sends share (its thread started on first use).
@@ -37,16 +39,19 @@ class ClientCore {
     QueueRegistry& queues() { return queues_; }
 
   private:
-    void check_server(Connection& conn);
+    // A new connection to one node. The first connection of a client also checks the server;
+    // a failed check is repeated on the next connection.
+    Connection open(const Endpoint& endpoint);
+    void check_server(Connection& conn, const Endpoint& endpoint);
 
-    Endpoint endpoint_;
     ClientOptions options_;
     std::unique_ptr<TlsContext> tls_;  // for rediss:// only
-    ConnectionPool pool_;
     std::mutex check_mutex_;
     bool checked_ = false;
-    // After the pool: its thread uses it. Stopped after every Queue (each holds this client).
-    SendHub send_hub_{pool_};
+    Topology topology_;
+    // After the topology: its threads use the pools. Stopped after every Queue (each holds
+    // this client).
+    SendHub send_hub_;
     std::mutex hub_mutex_;
     QueueRegistry queues_;
     // Last: its threads use the rest, so it stops first.

@@ -33,7 +33,7 @@ FunctionAdmin::FunctionAdmin(std::shared_ptr<detail::ClientCore> core) : core_(s
 
 FunctionsStatus FunctionAdmin::status() const {
     const detail::FunctionLibrary& ours = detail::scripts::kLibrary;
-    auto conn = core_->pool().acquire();
+    auto conn = core_->any_pool().acquire();
     FunctionsStatus out;
     out.library = ours.name;
     for (auto& listed : detail::list_libraries(*conn, kLibraryPattern)) {
@@ -51,20 +51,23 @@ FunctionsStatus FunctionAdmin::status() const {
 
 LoadResult FunctionAdmin::load() const {
     const detail::FunctionLibrary& ours = detail::scripts::kLibrary;
-    auto conn = core_->pool().acquire();
-    const detail::LibraryCheck check = detail::ensure_library(*conn, ours);
-    LoadResult out{.library = ours.name};
-    switch (check.outcome) {
-        case detail::LibraryCheck::Outcome::kReady:
-            out.status = check.loaded ? LoadStatus::kLoaded : LoadStatus::kAlreadyLoaded;
-            return out;
-        case detail::LibraryCheck::Outcome::kMismatch:
-            out.status = LoadStatus::kOtherCode;
-            return out;
-        case detail::LibraryCheck::Outcome::kRefused:
-            break;
+    LoadResult out{.status = LoadStatus::kAlreadyLoaded, .library = ours.name};
+    // Every primary runs the calls of its slots, so each needs the library.
+    for (detail::ConnectionPool* node : core_->topology().primaries()) {
+        auto conn = node->acquire();
+        const detail::LibraryCheck check = detail::ensure_library(*conn, ours);
+        switch (check.outcome) {
+            case detail::LibraryCheck::Outcome::kReady:
+                if (check.loaded) out.status = LoadStatus::kLoaded;
+                continue;
+            case detail::LibraryCheck::Outcome::kMismatch:
+                out.status = LoadStatus::kOtherCode;
+                return out;
+            case detail::LibraryCheck::Outcome::kRefused:
+                throw_refusal(check);
+        }
     }
-    throw_refusal(check);
+    return out;
 }
 
 PruneResult FunctionAdmin::prune(const PruneOptions& options) const {
@@ -84,15 +87,20 @@ PruneResult FunctionAdmin::prune(const PruneOptions& options) const {
         return options.only.empty() ||
                std::find(options.only.begin(), options.only.end(), name) != options.only.end();
     };
-    auto conn = core_->pool().acquire();
     PruneResult out;
-    for (const auto& listed : detail::list_libraries(*conn, kLibraryPattern)) {
-        if (listed.name == ours || !detail::is_delayq_library_name(listed.name)) continue;
-        if (!wanted(listed.name)) continue;
-        if (options.dry_run || detail::delete_library(*conn, listed.name)) {
-            out.libraries.push_back(listed.name);
+    for (detail::ConnectionPool* node : core_->topology().primaries()) {
+        auto conn = node->acquire();
+        for (const auto& listed : detail::list_libraries(*conn, kLibraryPattern)) {
+            if (listed.name == ours || !detail::is_delayq_library_name(listed.name)) continue;
+            if (!wanted(listed.name)) continue;
+            if (options.dry_run || detail::delete_library(*conn, listed.name)) {
+                out.libraries.push_back(listed.name);
+            }
         }
     }
+    std::sort(out.libraries.begin(), out.libraries.end());
+    out.libraries.erase(std::unique(out.libraries.begin(), out.libraries.end()),
+                        out.libraries.end());
     return out;
 }
 

@@ -9,7 +9,7 @@ Leases::Leases(std::shared_ptr<detail::QueueCore> core) : core_(std::move(core))
 const std::string& Leases::name() const { return core_->name(); }
 
 FetchResult Leases::fetch(std::size_t max_count, Duration visibility) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->fetch(*conn, max_count, visibility);
 }
 
@@ -17,17 +17,17 @@ LeaseResult Leases::ack(const Lease& lease) { return ack(std::span(&lease, 1)).f
 
 std::vector<LeaseResult> Leases::ack(std::span<const Lease> leases) {
     if (leases.empty()) return {};
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->ack(*conn, leases);
 }
 
 LeaseResult Leases::nack(const Lease& lease, const Nack& nack) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->nack(*conn, lease, nack.delay, nack.error, false);
 }
 
 LeaseResult Leases::reject(const Lease& lease, const Reject& reject) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->nack(*conn, lease, Duration(0), reject.error, true);
 }
 
@@ -37,7 +37,7 @@ LeaseResult Leases::extend(const Lease& lease, Duration visibility) {
 
 std::vector<LeaseResult> Leases::extend(std::span<const Lease> leases, Duration visibility) {
     if (leases.empty()) return {};
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->extend(*conn, leases, visibility);
 }
 
@@ -45,7 +45,7 @@ LeaseResult Leases::release(const Lease& lease) { return release(std::span(&leas
 
 std::vector<LeaseResult> Leases::release(std::span<const Lease> leases) {
     if (leases.empty()) return {};
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->release(*conn, leases);
 }
 

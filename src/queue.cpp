@@ -32,24 +32,24 @@ std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
     std::vector<detail::send_codec::MessageRef> refs;
     refs.reserve(messages.size());
     for (const Message& m : messages) refs.push_back({m.payload, &m.options});
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->send(*conn, refs);
 }
 
 CancelResult Queue::cancel(std::string_view id) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->cancel(*conn, id);
 }
 
 RescheduleResult Queue::reschedule(std::string_view id, Duration delay) {
     const std::int64_t delay_ms = detail::validate_delay(delay, "delay");
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->reschedule(*conn, id, std::nullopt, delay_ms);
 }
 
 RescheduleResult Queue::reschedule_at(std::string_view id, TimePoint at) {
     const std::int64_t at_ms = detail::validate_time(at, "due time");
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->reschedule(*conn, id, at_ms, 0);
 }
 

@@ -21,7 +21,7 @@ std::size_t over_dead_letters(detail::QueueCore& core, const detail::ScriptSourc
         throw InvalidArgument("dead-letter selector: name ids or all, not both");
     }
     for (const std::string& id : which.ids) detail::validate_id(id);
-    auto conn = core.client().pool().acquire();
+    auto conn = core.acquire();
     std::size_t moved = 0;
     if (which.all) {
         // Until the set is empty or a call makes no progress (orphans removed count as progress).
@@ -54,43 +54,43 @@ QueueAdmin::QueueAdmin(std::shared_ptr<detail::QueueCore> core) : core_(std::mov
 const std::string& QueueAdmin::name() const { return core_->name(); }
 
 std::optional<MessageInfo> QueueAdmin::get(std::string_view id) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->get(*conn, id);
 }
 
 QueueStats QueueAdmin::stats() {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->stats(*conn);
 }
 
 MessagePage QueueAdmin::list(State state, const PageRequest& page) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->list(*conn, state, page);
 }
 
 QueueSettings QueueAdmin::settings() {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->settings(*conn, detail::ScriptArgs{});
 }
 
 QueueSettings QueueAdmin::update_settings(const SettingsUpdate& update) {
     const detail::ScriptArgs changes = detail::settings_codec::encode_update(update);
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->settings(*conn, changes);
 }
 
 void QueueAdmin::pause() {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     core_->settings(*conn, detail::settings_codec::encode_paused(true));
 }
 
 void QueueAdmin::resume() {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     core_->settings(*conn, detail::settings_codec::encode_paused(false));
 }
 
 DeleteResult QueueAdmin::delete_queue(bool force) {
-    auto conn = core_->client().pool().acquire();
+    auto conn = core_->acquire();
     return core_->delete_queue(*conn, force);
 }
 

@@ -5,6 +5,8 @@
 #include "codec/inspect.hpp"
 #include "codec/lease.hpp"
 #include "codec/settings.hpp"
+#include "delayq/error.hpp"
+#include "redis/key_slot.hpp"
 #include "redis/script.hpp"
 
 namespace delayq::detail {
@@ -14,11 +16,35 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       name_(std::move(name)),
       options_(options),
       keys_(make_keys(name_)),
-      send_target_{client_->pool(), keys_, name_, {options_.max_payload_bytes}},
+      slot_(key_slot(keys_.front())),
+      send_target_{Route{client_->topology(), slot_},
+                   client_->options().command_timeout,
+                   keys_,
+                   name_,
+                   {options_.max_payload_bytes}},
       coalescer_(send_target_, client_->send_hub(), options_.send_linger) {}
 
+ConnectionPool::Lease QueueCore::acquire() {
+    try {
+        return client_->topology().pool_for(slot_).acquire();
+    } catch (const ConnectionError&) {
+        client_->topology().refresh();
+        throw;
+    }
+}
+
+Connection QueueCore::connect() {
+    try {
+        return client_->topology().pool_for(slot_).connect();
+    } catch (const ConnectionError&) {
+        client_->topology().refresh();
+        throw;
+    }
+}
+
 Reply QueueCore::call(Connection& conn, const ScriptSource& script, const ScriptArgs& args) {
-    return run_script(client_->pool().engine(), conn, script, keys_, args);
+    return run_routed(Route{client_->topology(), slot_}, conn, script, keys_, args,
+                      client_->options().command_timeout);
 }
 
 std::vector<SendResult> QueueCore::send(Connection& conn,

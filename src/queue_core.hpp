@@ -15,6 +15,7 @@
 #include "delayq/queue_admin.hpp"
 #include "keys.hpp"
 #include "redis/connection.hpp"
+#include "redis/routed_call.hpp"
 #include "redis/script.hpp"
 #include "scripts.hpp"
 #include "send_coalescer.hpp"
@@ -22,9 +23,11 @@
 
 namespace delayq::detail {
 
-// One queue's operations, each one script call on a connection the caller provides: the pool
-// for Queue, QueueAdmin and Leases, dedicated connections for a Consumer's threads. Each is an
-// encode, a script call and a decode (src/codec/); input is validated before any call.
+// One queue's operations, each one script call on a connection the caller provides: one from
+// acquire() for Queue, QueueAdmin and Leases, dedicated ones from connect() for a Consumer's
+// threads. Each is an encode, a script call and a decode (src/codec/); input is validated
+// before any call. All the queue's keys share one hash slot, so in a cluster every call goes to
+// the primary that serves it (run_routed follows the slot when it moves).
 class QueueCore {
   public:
     QueueCore(std::shared_ptr<ClientCore> client, std::string name, QueueOptions options);
@@ -34,6 +37,15 @@ class QueueCore {
     ClientCore& client() { return *client_; }
     SendCoalescer& coalescer() { return coalescer_; }
     const SendTarget& send_target() const { return send_target_; }
+
+    // A pooled connection to the node that serves the queue. A node that cannot be reached
+    // makes a cluster client reload its map (a failover names the new primary) before the
+    // ConnectionError goes to the caller, who tries again as after any connection failure.
+    ConnectionPool::Lease acquire();
+    // A connection of the caller's own to that node; the same on failure.
+    Connection connect();
+    // Whether `conn` still reaches that node (false after the cluster moved the queue's slot).
+    bool serves(const Connection& conn) { return client_->topology().serves(conn, slot_); }
 
     std::vector<SendResult> send(Connection& conn,
                                  std::span<const send_codec::MessageRef> messages);
@@ -60,13 +72,14 @@ class QueueCore {
                                           std::span<const std::string> ids, std::size_t limit);
 
   private:
-    // One script call on the queue's keys, run as the client's node runs them.
+    // One script call on the queue's keys, where the queue's slot is served.
     Reply call(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
 
     std::shared_ptr<ClientCore> client_;
     std::string name_;
     QueueOptions options_;
     QueueKeys keys_;
+    int slot_;  // of every key in keys_
     SendTarget send_target_;
     SendCoalescer coalescer_;
 };

@@ -137,7 +137,7 @@ void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
         linger_ > Duration::zero() && due_ahead(entry->options) >= kLingersAhead * linger_;
     entry->queued_at = std::chrono::steady_clock::now();
     std::lock_guard lock(mutex_);
-    if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.queue);
+    if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.pool());
     const bool must_go = !entry->may_wait;
     if (must_go) ++must_go_;
     queued_.push_back(entry.release());
@@ -218,7 +218,7 @@ void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
     if (!batch.empty()) {
         lock.unlock();
         {
-            SendPipeline call(target_.pool);
+            SendPipeline call(target_.pool());
             call.start(target_, batch);
             call.finish();
         }

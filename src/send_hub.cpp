@@ -8,24 +8,25 @@
 namespace delayq::detail {
 
 SendHub::~SendHub() {
-    if (!flusher_) return;
-    flusher_->request_stop();
-    flusher_->join();
+    for (auto& [node, flusher] : flushers_) flusher->request_stop();
+    for (auto& [node, flusher] : flushers_) flusher->join();
 }
 
-SendFlusher& SendHub::flusher_for(std::string_view /*queue*/) {
+SendFlusher& SendHub::flusher_for(ConnectionPool& node) {
     std::lock_guard lock(mutex_);
-    if (!flusher_) {
-        auto made = std::make_unique<SendFlusher>(pool_);
+    auto& flusher = flushers_[&node];
+    if (!flusher) {
+        auto made = std::make_unique<SendFlusher>(node);
         try {
             made->start();
         } catch (const std::system_error& e) {
+            flushers_.erase(&node);
             throw Error(std::string("cannot start the thread that sends asynchronously: ") +
                         e.what());
         }
-        flusher_ = std::move(made);
+        flusher = std::move(made);
     }
-    return *flusher_;
+    return *flusher;
 }
 
 }  // namespace delayq::detail

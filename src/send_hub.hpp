@@ -1,8 +1,8 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
-#include <string_view>
 
 #include "redis/pool.hpp"
 #include "send_flusher.hpp"
@@ -10,25 +10,26 @@
 namespace delayq::detail {
 
 // The per-Client resources behind every queue's asynchronous sends: one SendFlusher (a thread
-// and, while it has work, a pooled connection) serves every queue, so sending to a thousand
-// queues costs one thread, not a thousand (issue 27). The thread starts with the Client's first
-// send_async and stops when the Client goes, after every Queue (each holds the Client).
+// and, while it has work, a pooled connection) serves every queue of a node, so sending to a
+// thousand queues costs one thread per Redis node, not a thousand (issue 27). The thread starts
+// with the Client's first send_async and stops when the Client goes, after every Queue (each holds
+// the Client).
 class SendHub {
   public:
-    explicit SendHub(ConnectionPool& pool) : pool_(pool) {}
+    SendHub() = default;
     ~SendHub();
     SendHub(const SendHub&) = delete;
     SendHub& operator=(const SendHub&) = delete;
 
-    // The flusher that serves `queue`, started on first use: always the same one for a queue,
-    // which keeps its order. One for now; a few, chosen by the name, if one thread ever limits.
-    // Error when its thread cannot start.
-    SendFlusher& flusher_for(std::string_view queue);
+    // The flusher that serves the queues of `node` (one per node: a pipeline is one
+    // connection), started on first use: always the same one for a node, which keeps a
+    // queue's order while its slot stays there. Error when its thread cannot start.
+    SendFlusher& flusher_for(ConnectionPool& node);
 
   private:
-    ConnectionPool& pool_;
     std::mutex mutex_;
-    std::unique_ptr<SendFlusher> flusher_;  // from the first send_async on
+    // From the first send_async on; a node's, by its pool (pools live as long as the client).
+    std::map<ConnectionPool*, std::unique_ptr<SendFlusher>> flushers_;
 };
 
 }  // namespace delayq::detail

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "delayq/error.hpp"
+#include "redis/redirect.hpp"
 #include "redis/script.hpp"
 #include "scripts.hpp"
 #include "validate.hpp"
@@ -101,9 +102,20 @@ std::exception_ptr SendPipeline::answer(Call& call) {
     if (!failure) {
         try {
             try {
-                Reply r = script_reply(pool_.engine(), **conn_, scripts::kSend, call.target->keys,
-                                       call.call.args, call.via, std::move(*call.reply));
-                auto results = send_codec::decode(r, call.refs, call.call);
+                auto results = [&] {
+                    try {
+                        Reply r =
+                            script_reply(pool_.engine(), **conn_, scripts::kSend, call.target->keys,
+                                         call.call.args, call.via, std::move(*call.reply));
+                        return send_codec::decode(r, call.refs, call.call);
+                    } catch (const RedirectedError&) {
+                        // The cluster moved the queue's slot (nothing was written): the call
+                        // goes where the slot is served now.
+                        return send_now(**conn_, *call.target, call.refs);
+                    } catch (const TransientRefusalError&) {
+                        return send_now(**conn_, *call.target, call.refs);
+                    }
+                }();
                 for (std::size_t i = 0; i < call.slots.size(); ++i) {
                     call.slots[i]->result = std::move(results[i]);
                 }

@@ -1,6 +1,6 @@
 #include "send_target.hpp"
 
-#include "redis/script.hpp"
+#include "redis/routed_call.hpp"
 #include "scripts.hpp"
 
 namespace delayq::detail {
@@ -9,8 +9,8 @@ std::vector<SendResult> send_now(Connection& conn, const SendTarget& target,
                                  std::span<const send_codec::MessageRef> messages) {
     const send_codec::Call call = send_codec::encode(messages, target.defaults);
     return send_codec::decode(
-        run_script(target.pool.engine(), conn, scripts::kSend, target.keys, call.args), messages,
-        call);
+        run_routed(target.route, conn, scripts::kSend, target.keys, call.args, target.patience),
+        messages, call);
 }
 
 }  // namespace delayq::detail

@@ -91,7 +91,9 @@ void Completer::run() {
     for (;;) {
         if (batch.empty() && !completions_.take(batch, linger)) break;  // closed and drained
         try {
-            if (!conn) conn.emplace(context_.core->client().connect());
+            // After the cluster moved the queue's slot, a connection to the new primary.
+            if (conn && !context_.core->serves(*conn)) conn.reset();
+            if (!conn) conn.emplace(context_.core->connect());
             send_batch(context_, held_, *conn, batch);
             failures = 0;
         } catch (const Error& e) {

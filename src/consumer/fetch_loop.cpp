@@ -52,7 +52,9 @@ void FetchLoop::run() {
         }
         FetchResult r;
         try {
-            if (!conn) conn.emplace(context_.core->client().connect());
+            // After the cluster moved the queue's slot, a connection to the new primary.
+            if (conn && !context_.core->serves(*conn)) conn.reset();
+            if (!conn) conn.emplace(context_.core->connect());
             r = context_.core->fetch(*conn, want, context_.options.visibility_timeout);
             failures = 0;
         } catch (const ConfigurationError&) {

@@ -29,7 +29,9 @@ void LeaseExtender::run() {
         const std::vector<Lease> leases = held_.all();
         if (leases.empty()) continue;
         try {
-            if (!conn) conn.emplace(context_.core->client().connect());
+            // After the cluster moved the queue's slot, a connection to the new primary.
+            if (conn && !context_.core->serves(*conn)) conn.reset();
+            if (!conn) conn.emplace(context_.core->connect());
             for (std::size_t i = 0; i < leases.size(); i += kMaxBatch) {
                 std::span chunk(leases.data() + i, std::min(kMaxBatch, leases.size() - i));
                 auto deadlines = context_.core->extend(*conn, chunk, visibility);

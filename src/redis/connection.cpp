@@ -41,7 +41,8 @@ std::unique_ptr<Transport> open_transport(const Endpoint& endpoint, Duration tim
     // One limit for the TCP connect and the TLS handshake together.
     const auto spent =
         std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now() - start);
-    return connect_tls(std::move(socket), *tls, endpoint.host,
+    return connect_tls(std::move(socket), *tls,
+                       endpoint.tls_name.empty() ? endpoint.host : endpoint.tls_name,
                        std::max(timeout - spent, Duration{1}));
 }
 

@@ -56,6 +56,8 @@ class Connection {
     // True when the server closed the connection or an error broke it: cheap (no round trip),
     // used before reusing an idle connection.
     bool broken();
+    // host:port or the socket path: the node this connection reaches.
+    const std::string& where() const { return where_; }
 
   private:
     struct ReaderDeleter {

@@ -2,9 +2,19 @@
 
 namespace delayq::detail {
 
-ConnectionPool::ConnectionPool(Factory factory, std::size_t max_idle, ScriptEngine engine,
-                               const FunctionLibrary& library)
-    : factory_(std::move(factory)), max_idle_(max_idle), engine_(engine, library) {}
+ConnectionPool::ConnectionPool(Endpoint endpoint, Connect connect, std::size_t max_idle,
+                               ScriptEngine engine, const FunctionLibrary& library)
+    : endpoint_(std::move(endpoint)),
+      connect_(std::move(connect)),
+      max_idle_(max_idle),
+      engine_(engine, library) {}
+
+Connection ConnectionPool::connect() {
+    Connection conn = connect_(endpoint_);
+    // A new connection may find the node changed: one that refused functions may allow them.
+    engine_.reconnected();
+    return conn;
+}
 
 ConnectionPool::Lease::~Lease() {
     if (conn_ && pool_ != nullptr) pool_->give_back(std::move(*conn_));
@@ -19,7 +29,7 @@ ConnectionPool::Lease ConnectionPool::acquire() {
             if (!conn.broken()) return Lease(*this, std::move(conn));
         }
     }
-    return Lease(*this, factory_());
+    return Lease(*this, connect());
 }
 
 void ConnectionPool::give_back(Connection conn) {

@@ -16,9 +16,10 @@ namespace delayq::detail {
 // one the server has closed is dropped on the way out.
 class ConnectionPool {
   public:
-    using Factory = std::function<Connection()>;
+    // Opens a connection to the node (and authenticates, selects, checks the server).
+    using Connect = std::function<Connection(const Endpoint&)>;
 
-    ConnectionPool(Factory factory, std::size_t max_idle, ScriptEngine engine,
+    ConnectionPool(Endpoint endpoint, Connect connect, std::size_t max_idle, ScriptEngine engine,
                    const FunctionLibrary& library);
 
     class Lease {
@@ -39,12 +40,16 @@ class ConnectionPool {
 
     // An idle connection, or a new one (which may throw ConnectionError).
     Lease acquire();
+    // A new connection of the caller's own (a consumer's), to the same node.
+    Connection connect();
     NodeEngine& engine() { return engine_; }
+    const Endpoint& endpoint() const { return endpoint_; }
 
   private:
     void give_back(Connection conn);
 
-    Factory factory_;
+    const Endpoint endpoint_;
+    Connect connect_;
     std::size_t max_idle_;
     std::mutex mutex_;
     std::vector<Connection> idle_;

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "delayq/error.hpp"
 #include "redis/reply.hpp"
 
 namespace delayq::detail {
@@ -26,5 +27,24 @@ std::optional<Redirect> parse_redirect(const Reply& reply);
 // (the cluster is failing over), LOADING, MASTERDOWN. The call changed nothing and may be sent
 // again after a pause.
 bool is_transient_refusal(const Reply& reply);
+
+// A call answered with a redirection: thrown where replies become exceptions (script_reply),
+// caught where the slot is known (run_routed), which sends the call where it belongs. Should
+// one ever reach a caller (too many redirections), it is the ServerError it derives from.
+class RedirectedError : public ServerError {
+  public:
+    RedirectedError(const std::string& what, Redirect redirect)
+        : ServerError(what), redirect_(std::move(redirect)) {}
+    const Redirect& redirect() const { return redirect_; }
+
+  private:
+    Redirect redirect_;
+};
+
+// A call refused for now (is_transient_refusal): nothing was written, it may be sent again.
+class TransientRefusalError : public ServerError {
+  public:
+    using ServerError::ServerError;
+};
 
 }  // namespace delayq::detail

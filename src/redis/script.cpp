@@ -2,6 +2,7 @@
 
 #include "delayq/error.hpp"
 #include "redis/permission.hpp"
+#include "redis/redirect.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -112,6 +113,13 @@ Reply script_reply(NodeEngine& node, Connection& conn, const ScriptSource& scrip
         node.refuse("the ACL user may not call functions (" + fcall_refusal + ")");
     }
     if (!reply.is_error()) return reply;
+    if (auto redirect = parse_redirect(reply)) {
+        throw RedirectedError(std::string(script.name) + ": " + reply.str, std::move(*redirect));
+    }
+    if (is_transient_refusal(reply)) {
+        throw TransientRefusalError(std::string(script.name) +
+                                    " was refused for now: " + reply.str);
+    }
     check_permission(reply, command, std::string("delayq script ") + script.name);
     const std::string& e = reply.str;
     if (e.starts_with("OOM")) {

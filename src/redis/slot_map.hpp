@@ -37,10 +37,11 @@ class SlotMap {
     // How many slots some primary serves (16384 when the cluster covers every slot).
     int covered() const;
 
-  private:
-    // Adds `node` (once) as the owner of first..last; a range out of bounds is refused.
+    // Makes `node` (added once) the primary of first..last: a range out of bounds is refused
+    // (ServerError). Also what a MOVED answer does to one slot until the next load.
     void assign(const ClusterNode& node, std::int64_t first, std::int64_t last);
 
+  private:
     std::vector<ClusterNode> primaries_;
     std::vector<std::int16_t> owners_ = std::vector<std::int16_t>(kClusterSlots, -1);
 };

@@ -14,6 +14,9 @@ struct Endpoint {
     std::string password;
     int db = 0;
     bool tls = false;  // rediss://
+    // What the server's TLS certificate must name when not `host` (a cluster node announced by
+    // its IP and a hostname); TlsOptions::server_name still overrides both.
+    std::string tls_name;
 
     // host:port or the socket path, never the password.
     std::string describe() const;

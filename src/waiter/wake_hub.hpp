@@ -2,6 +2,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string_view>
 
 #include "waiter/wake_subscriber.hpp"
@@ -20,9 +23,9 @@ struct WakeHubStats {
 
 // The per-Client resources behind every waiter (public Waiter, Consumer, the HTTP service's
 // long-polls): one timer thread that fires all their clocks, and one subscriber (thread and
-// connection) for all their wake channels. A waiter is a registration on both, so the cost of a
-// queue waited on is a map entry and a channel, whatever the number of queues. Made on a
-// Client's first waiter; stopped (both threads at once) when the Client goes.
+// connection) per Redis node for all their wake channels. A waiter is a registration on both, so
+// the cost of a queue waited on is a map entry and a channel, whatever the number of queues. Made
+// on a Client's first waiter; stopped (both threads at once) when the Client goes.
 class WakeHub {
   public:
     explicit WakeHub(ClientCore& client);
@@ -32,14 +35,17 @@ class WakeHub {
 
     WakeTimer& timer() { return timer_; }
     // The subscriber that hears `channel`: one per Redis node (in a cluster a shard channel is
-    // published on the node of its slot); one for now, the only node.
+    // published on the node of its slot), made and started on first use.
     WakeSubscriber& subscriber_for(std::string_view channel);
 
     WakeHubStats stats() const;
 
   private:
+    ClientCore& client_;
     WakeTimer timer_;
-    WakeSubscriber subscriber_;
+    mutable std::mutex mutex_;
+    // A node's, by its pool (pools live as long as the client): bounded by the nodes.
+    std::map<ConnectionPool*, std::unique_ptr<WakeSubscriber>> subscribers_;
 };
 
 }  // namespace delayq::detail

@@ -6,7 +6,6 @@
 #include <charconv>
 #include <optional>
 
-#include "client_core.hpp"
 #include "delayq/error.hpp"
 #include "log.hpp"
 #include "redis/permission.hpp"
@@ -125,13 +124,12 @@ void WakeSubscriber::run() {
 
 WakeSubscriber::Aim WakeSubscriber::read_time(Connection& conn) {
     // A subscribed connection takes no other command (RESP2).
-    const Reply time =
-        pubsub_ ? client_.pool().acquire()->command({"TIME"}) : conn.command({"TIME"});
+    const Reply time = pubsub_ ? node_.acquire()->command({"TIME"}) : conn.command({"TIME"});
     return Aim{parse_time(time), Steady::now()};
 }
 
 void WakeSubscriber::session() {
-    Connection conn = client_.connect();
+    Connection conn = node_.connect();
     connections_.fetch_add(1, std::memory_order_relaxed);
     sent_.clear();
     pubsub_ = false;

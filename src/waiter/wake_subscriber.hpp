@@ -14,11 +14,10 @@
 #include "loop.hpp"
 #include "redis/connection.hpp"
 #include "redis/event_fd.hpp"
+#include "redis/pool.hpp"
 #include "waiter/wake_clock.hpp"
 
 namespace delayq::detail {
-
-class ClientCore;
 
 // What one waiter registers with the subscriber: the clock its channel's signals go to, and its
 // share of the counts (WaiterStats).
@@ -42,7 +41,9 @@ struct WakeListener {
 // connection. Thread-safe.
 class WakeSubscriber : public Loop {
   public:
-    explicit WakeSubscriber(ClientCore& client) : client_(client) {}
+    // Listens on `node` (the pool of one Redis node): a shard channel is heard on the node that
+    // serves its slot.
+    explicit WakeSubscriber(ConnectionPool& node) : node_(node) {}
 
     void request_stop() override;
 
@@ -84,7 +85,7 @@ class WakeSubscriber : public Loop {
     void connection_lost(const std::exception& e);
     Aim read_time(Connection& conn);
 
-    ClientCore& client_;
+    ConnectionPool& node_;
     EventFd bell_;  // a change to send, or stop
     std::atomic<bool> stop_{false};
     std::atomic<bool> changed_{false};  // a listener came or went since the last send_changes

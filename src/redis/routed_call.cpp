@@ -1,0 +1,84 @@
+#include "redis/routed_call.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+namespace delayq::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The pauses between sends of a refused call: short at first (a TRYAGAIN passes when the last
+// keys of a slot move, usually within milliseconds), then up to a tenth of a second.
+Duration pause_after(int refusals) {
+    return std::min(Duration(1) * (1 << std::min(refusals, 7)), Duration(100));
+}
+
+// ASKING and the call, pipelined on one connection of the importing node: the flag ASKING sets
+// holds for the next command only, so the library is checked before, not between.
+Reply call_asking(ConnectionPool& target, Connection& conn, const ScriptSource& script,
+                  std::span<const std::string> keys, const ScriptArgs& args) {
+    target.engine().use_functions(conn);
+    conn.append(std::initializer_list<std::string_view>{"ASKING"});
+    const ScriptVia via = append_script(target.engine(), conn, script, keys, args);
+    const Reply asking = conn.read();
+    Reply reply = conn.read();
+    if (asking.is_error()) throw ServerError("ASKING was refused: " + asking.str);
+    return script_reply(target.engine(), conn, script, keys, args, via, std::move(reply));
+}
+
+}  // namespace
+
+Reply run_routed(const Route& route, Connection& conn, const ScriptSource& script,
+                 std::span<const std::string> keys, const ScriptArgs& args, Duration patience) {
+    const auto deadline = Clock::now() + patience;
+    ConnectionPool* pool = &route.topology.pool_of(conn, route.slot);
+    Connection* on = &conn;
+    std::optional<ConnectionPool::Lease> elsewhere;  // a pooled connection, after a MOVED
+    std::optional<Redirect> ask;  // the call goes to this importing node next, once
+    int redirects = 0;
+    int refusals = 0;
+    for (;;) {
+        try {
+            if (ask) {
+                const std::string host = ask->host.empty() ? pool->endpoint().host : ask->host;
+                ConnectionPool& target = route.topology.pool_at(host, ask->port);
+                ask.reset();
+                auto lease = target.acquire();
+                return call_asking(target, *lease, script, keys, args);
+            }
+            return run_script(pool->engine(), *on, script, keys, args);
+        } catch (const RedirectedError& e) {
+            if (++redirects > kMaxRedirects) throw;
+            const Redirect& r = e.redirect();
+            if (r.kind == Redirect::Kind::kAsk) {
+                ask = r;
+                continue;
+            }
+            route.topology.moved(r, pool->endpoint());
+            pool = &route.topology.pool_for(route.slot);
+            elsewhere.reset();
+            elsewhere.emplace(pool->acquire());
+            on = &**elsewhere;
+        } catch (const TransientRefusalError& e) {
+            const auto pause = pause_after(refusals++);
+            if (Clock::now() + pause > deadline) throw;
+            std::this_thread::sleep_for(pause);
+            // CLUSTERDOWN may be a failover under way: the new map names the new primary.
+            if (std::string_view(e.what()).find("CLUSTERDOWN") != std::string_view::npos) {
+                route.topology.refresh();
+                ConnectionPool& now = route.topology.pool_for(route.slot);
+                if (&now != pool) {
+                    pool = &now;
+                    elsewhere.reset();
+                    elsewhere.emplace(pool->acquire());
+                    on = &**elsewhere;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace delayq::detail
