@@ -111,12 +111,12 @@ Client::Client(std::string_view url, ClientOptions options) {
     if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
         throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
     }
-    detail::Endpoint endpoint = detail::parse_url(url);
+    // One server, or the seeds of one Redis Cluster (the first that answers tells which).
+    std::vector<detail::Endpoint> seeds = detail::parse_seeds(url);
     if (options.password) {
         if (options.password->empty()) throw InvalidArgument("the Redis password is empty");
-        detail::apply_password(endpoint, url, *options.password);
+        for (detail::Endpoint& seed : seeds) detail::apply_password(seed, url, *options.password);
     }
-    std::vector<detail::Endpoint> seeds{std::move(endpoint)};
     core_ = std::make_shared<detail::ClientCore>(std::move(seeds), std::move(options));
 }
 

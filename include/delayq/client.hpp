@@ -17,10 +17,13 @@ namespace detail {
 class ClientCore;
 }
 
-// A handle on one Redis server. Cheap to copy; copies share a connection pool. Thread-safe.
-// URLs: redis://[user:password@]host[:port][/db] or unix:///path/to/socket[?db=N].
-// Connecting is lazy: the first operation connects, and the first connection checks the server
-// (Redis >= 7.0; a warning, or with refuse_evicting_server an error, for an evicting policy).
+// A handle on one Redis server or one Redis Cluster. Cheap to copy; copies share the connection
+// pools. Thread-safe. URLs: redis://[user:password@]host[:port][/db], unix:///path/to/socket
+// [?db=N], or the seeds of a cluster, redis://[user:password@]h1:p1,h2:p2 (rediss:// for TLS;
+// [::1]:p for IPv6). Connecting is lazy: the first operation connects to the first seed that
+// answers, which tells whether it is a cluster (then every queue's calls go to the primary
+// serving its slot), and the first connection checks the server (Redis >= 7.0; a warning, or
+// with refuse_evicting_server an error, for an evicting policy).
 class Client {
   public:
     explicit Client(std::string_view url, ClientOptions options = {});

@@ -28,8 +28,8 @@ void WaiterCore::start() {
     WakeHub& hub = core_->client().wake_hub();
     started_ = true;
     clock_.start(hub.timer());
-    subscriber_ = &hub.subscriber_for(channel_);
-    subscriber_->add(channel_, listener_);
+    hub_ = &hub;
+    hub.add(channel_, listener_);
 }
 
 void WaiterCore::stop() {
@@ -38,7 +38,7 @@ void WaiterCore::stop() {
     stopped_ = true;
     // The clock first: waits end at once and no callback runs once it returned.
     clock_.stop();
-    if (subscriber_ != nullptr) subscriber_->remove(channel_, listener_);
+    if (hub_ != nullptr) hub_->remove(channel_, listener_);
 }
 
 WaiterStats WaiterCore::stats() const {

@@ -11,6 +11,8 @@
 
 namespace delayq::detail {
 
+class WakeHub;
+
 // A waiter: its queue's wake clock (epoch, callbacks), registered from start() to stop() on the
 // Client's WakeHub, whose timer fires the clock and whose subscriber feeds it the queue's wake
 // signals. It has no thread or connection of its own. Behind the public Waiter, and inside
@@ -36,7 +38,7 @@ class WaiterCore {
     const std::string channel_;
     WakeClock clock_;
     WakeListener listener_{clock_};
-    WakeSubscriber* subscriber_ = nullptr;  // from start() on
+    WakeHub* hub_ = nullptr;  // from start() on
     std::mutex mutex_;
     bool started_ = false;
     bool stopped_ = false;

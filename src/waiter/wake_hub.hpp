@@ -5,7 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <string_view>
+#include <string>
 
 #include "waiter/wake_subscriber.hpp"
 #include "waiter/wake_timer.hpp"
@@ -34,18 +34,34 @@ class WakeHub {
     WakeHub& operator=(const WakeHub&) = delete;
 
     WakeTimer& timer() { return timer_; }
-    // The subscriber that hears `channel`: one per Redis node (in a cluster a shard channel is
-    // published on the node of its slot), made and started on first use.
-    WakeSubscriber& subscriber_for(std::string_view channel);
+    // `listener` hears `channel` until remove(), through the subscriber of the node that serves
+    // the channel's slot (one per Redis node: in a cluster a shard channel is published on the
+    // node of its slot), made and started on first use. When the cluster moves the slot, the
+    // channel and its listeners move to the new node's subscriber.
+    void add(const std::string& channel, WakeListener& listener);
+    // After it returns, `listener` is not touched again.
+    void remove(const std::string& channel, WakeListener& listener);
 
     WakeHubStats stats() const;
 
   private:
+    struct Home {
+        WakeSubscriber* subscriber = nullptr;
+        std::size_t listeners = 0;
+    };
+
+    WakeSubscriber& subscriber_locked(ConnectionPool& node);  // with mutex_ held
+    // A subscriber was told that `channel` is served elsewhere now (redirect: by a MOVED).
+    void moved(const std::string& channel, const Redirect* redirect, ConnectionPool& from);
+
     ClientCore& client_;
     WakeTimer timer_;
     mutable std::mutex mutex_;
+    bool stopping_ = false;
     // A node's, by its pool (pools live as long as the client): bounded by the nodes.
     std::map<ConnectionPool*, std::unique_ptr<WakeSubscriber>> subscribers_;
+    // Where each channel with listeners is heard: bounded by the channels waited on.
+    std::map<std::string, Home, std::less<>> homes_;
 };
 
 }  // namespace delayq::detail

@@ -9,6 +9,7 @@
 #include "delayq/error.hpp"
 #include "log.hpp"
 #include "redis/permission.hpp"
+#include "redis/redirect.hpp"
 #include "redis/socket_wait.hpp"
 
 namespace delayq::detail {
@@ -73,6 +74,22 @@ void WakeSubscriber::remove(const std::string& channel, WakeListener& listener) 
     }
     changed_.store(true);
     bell_.notify();
+}
+
+std::vector<WakeListener*> WakeSubscriber::take(const std::string& channel) {
+    std::vector<WakeListener*> out;
+    {
+        std::lock_guard lock(mutex_);
+        const auto it = channels_.find(channel);
+        if (it == channels_.end()) return out;
+        out = std::move(it->second.listeners);
+        it->second.listeners.clear();
+        std::erase_if(joined_, [&](const auto& j) { return j.first == channel; });
+    }
+    // Unsubscribed here if it still is, then forgotten (send_changes).
+    changed_.store(true);
+    bell_.notify();
+    return out;
 }
 
 std::size_t WakeSubscriber::channels() const {
@@ -231,13 +248,21 @@ void WakeSubscriber::handle(const Reply& reply) {
         if (sent_.empty()) return;
         const auto [op, name] = sent_.front();
         sent_.pop_front();
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
         const auto it = channels_.find(name);
         if (it == channels_.end()) return;
         Channel& c = it->second;
         c.in_flight = false;
         c.subscribed = false;
         if (op != Op::kSubscribe) return;
+        if (const auto redirect = parse_redirect(reply)) {
+            // The channel's slot is served by another node: its subscriber takes it over.
+            c.retry_at = Steady::now() + reconnect_delay(c.failures++);
+            next_retry_ = std::min(next_retry_, c.retry_at);
+            lock.unlock();
+            moved_(name, &*redirect);
+            return;
+        }
         redis_errors_.fetch_add(1, std::memory_order_relaxed);
         for (WakeListener* l : c.listeners) l->redis_errors.fetch_add(1, std::memory_order_relaxed);
         log().warn("wake channel {}: subscribing failed, will retry: {}", name,
@@ -268,7 +293,7 @@ void WakeSubscriber::handle(const Reply& reply) {
     const bool answer = !sent_.empty() && sent_.front().second == name &&
                         (sent_.front().first == Op::kSubscribe) == subscribed;
     if (answer) sent_.pop_front();
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     const auto it = channels_.find(name);
     if (it == channels_.end()) return;
     Channel& c = it->second;
@@ -279,6 +304,11 @@ void WakeSubscriber::handle(const Reply& reply) {
         greet(c.listeners);
     } else {
         changed_.store(true);  // resubscribed if it still has listeners
+        if (!answer && !c.listeners.empty()) {
+            // Dropped by Redis: in a cluster, the channel's slot moved to another node.
+            lock.unlock();
+            moved_(name, nullptr);
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -15,6 +16,7 @@
 #include "redis/connection.hpp"
 #include "redis/event_fd.hpp"
 #include "redis/pool.hpp"
+#include "redis/redirect.hpp"
 #include "waiter/wake_clock.hpp"
 
 namespace delayq::detail {
@@ -41,9 +43,15 @@ struct WakeListener {
 // connection. Thread-safe.
 class WakeSubscriber : public Loop {
   public:
+    // Told (on the subscriber's thread, no lock held) that a channel with listeners is served
+    // elsewhere now: its SSUBSCRIBE answered MOVED (with the redirection), or Redis dropped it
+    // (SUNSUBSCRIBE unasked: its slot moved; no redirection). The channel stays here, retried,
+    // until the callee take()s it.
+    using Moved = std::function<void(const std::string& channel, const Redirect* redirect)>;
+
     // Listens on `node` (the pool of one Redis node): a shard channel is heard on the node that
     // serves its slot.
-    explicit WakeSubscriber(ConnectionPool& node) : node_(node) {}
+    WakeSubscriber(ConnectionPool& node, Moved moved) : node_(node), moved_(std::move(moved)) {}
 
     void request_stop() override;
 
@@ -51,6 +59,8 @@ class WakeSubscriber : public Loop {
     void add(const std::string& channel, WakeListener& listener);
     // After it returns, `listener` is not touched again.
     void remove(const std::string& channel, WakeListener& listener);
+    // Removes `channel` and answers its listeners, to be added to another node's subscriber.
+    std::vector<WakeListener*> take(const std::string& channel);
 
     std::size_t channels() const;        // with listeners, or not yet unsubscribed
     std::uint64_t connections() const;   // connections made so far
@@ -86,6 +96,7 @@ class WakeSubscriber : public Loop {
     Aim read_time(Connection& conn);
 
     ConnectionPool& node_;
+    const Moved moved_;
     EventFd bell_;  // a change to send, or stop
     std::atomic<bool> stop_{false};
     std::atomic<bool> changed_{false};  // a listener came or went since the last send_changes
