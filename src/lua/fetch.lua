@@ -89,7 +89,7 @@ end
 -- WITHSCORES returns with "%.17g" and Lua parses it back, a tenth of a fetch of messages with
 -- their own due times; the records read anyway hold the due times (lib/record.lua).
 local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
-local head = h[2] and tonumber(h[2])
+local head = h[2] and h[2] + 0  -- a score Redis wrote (see clock in lib/util.lua)
 local members = nil
 local paused = settings.paused == 1
 if head and head <= now and not paused then
