@@ -7,7 +7,8 @@
 -- their defaults. max_attempts applies to messages sent without their own (their record keeps 0,
 -- so a change applies to messages not yet out of attempts); the backoff to nacks without a
 -- delay; the retention bounds to the dead-letter set (0 disables one); paused stops fetch from
--- leasing anything (sends go on). Their defaults are in read_settings.
+-- leasing anything (sends go on). Their defaults are in SETTING_DEFAULTS (and read_settings,
+-- which fills them in without a loop: the two lists and SETTINGS name the same eight).
 local SETTINGS = {'max_attempts', 'backoff_initial_ms', 'backoff_max_ms', 'backoff_multiplier',
                   'backoff_jitter', 'dead_max_count', 'dead_max_age_ms', 'paused'}
 
