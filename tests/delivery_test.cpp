@@ -37,6 +37,31 @@ TEST_F(DeliveryTest, EmptyQueueFetchesNothingAndIsIdle) {
     EXPECT_LE(ms(f.now), server().time_ms());
 }
 
+// An idle fetch replies one empty table the function library keeps for the deliveries and the
+// dead events it has none of (fetch.lua): a fetch that reported both must leave it empty.
+TEST_F(DeliveryTest, AnIdleFetchAfterOneThatReportedReportsNothing) {
+    Queue q = queue();
+    const SendResult dies = q.send("dies", {.expire_after = 100ms});
+    wait_for_server_time_after(dies.due + 100ms);
+    const SendResult lives = q.send("lives");
+    const FetchResult f = leases(q).fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1u);
+    EXPECT_EQ(f.deliveries[0].id(), lives.id);
+    ASSERT_EQ(f.dead_lettered.size(), 1u);
+    EXPECT_EQ(f.dead_lettered[0].id, dies.id);
+    for (int i = 0; i < 3; ++i) {
+        const FetchResult idle = leases(q).fetch(10, 30s);
+        EXPECT_TRUE(idle.deliveries.empty());
+        EXPECT_TRUE(idle.dead_lettered.empty());
+        ASSERT_TRUE(idle.next);
+        EXPECT_EQ(ms(*idle.next), ms(f.deliveries[0].delivered_at()) + 30'000);  // the lease's
+    }
+    // And another queue's idle fetch in between.
+    Queue other = queue("other");
+    EXPECT_TRUE(leases(other).fetch(10, 30s).dead_lettered.empty());
+    EXPECT_EQ(leases(q).ack(lease_of(f.deliveries[0])).status, LeaseStatus::kAcked);
+}
+
 TEST_F(DeliveryTest, DeliveryCarriesTheMessageAndALease) {
     Queue q = queue("orders");
     const SendResult s = q.send("payload", {.max_attempts = 4});

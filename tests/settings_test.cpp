@@ -42,6 +42,22 @@ TEST_F(SettingsTest, AQueueNeverConfiguredHasTheDefaultsAndNoKeys) {
     EXPECT_EQ(server().dbsize(), 0);
 }
 
+// The scripts read the whole settings hash (read_settings in lib/settings.lua): a field that is
+// no setting is ignored, and a value that is not a number (written by hand) leaves the default.
+TEST_F(SettingsTest, FieldsThatAreNoSettingOrNoNumberLeaveTheDefaults) {
+    Queue q = queue();
+    admin(q).update_settings({.dead_max_count = 7});
+    server().command({"HSET", queue_key("q", "settings"), "colour", "blue", "max_attempts", "many"});
+    const QueueSettings s = admin(q).settings();
+    EXPECT_EQ(s.max_attempts, QueueSettings{}.max_attempts);
+    EXPECT_EQ(s.dead_max_count, 7u);
+    EXPECT_FALSE(s.paused);
+    EXPECT_GT(s.layout, 0);
+    const auto [sent, d] = send_and_fetch(q, "x");
+    EXPECT_EQ(d.max_attempts(), QueueSettings{}.max_attempts);
+    EXPECT_EQ(leases(q).ack(lease_of(d)).status, LeaseStatus::kAcked);
+}
+
 TEST_F(SettingsTest, TwoClientsSeeOneQueuesSettings) {
     Queue q = queue();
     Client other(server().url());

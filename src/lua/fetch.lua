@@ -47,19 +47,22 @@ if max_count == nil or max_count < 1 or max_count > MAX_BATCH or visibility == n
     return bad_argument()
 end
 local now, now_us = clock()
-local events = {}
+-- The dead events and the deliveries, made by the steps that add some: an idle call makes no
+-- table but its reply (EMPTY in lib/util.lua stands for those it has none for).
+local events, deliveries = nil, nil
 -- Even an idle call checks the layout: a consumer of another version must hear of it before it
 -- sleeps until a due time it may have misread. With the two heads, an idle call costs four reads.
 local settings, layout_err = read_settings(true)
 if not settings then return layout_err end
 
 local lease_head = head_score(K.inflight)
-local lapsed = {}
+local swept = 0  -- how many lapsed leases this call swept
 if lease_head and lease_head <= now then
     -- Leases that ran out: the consumer crashed, hung or lost its connection.
-    lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', '0', SWEEP)
+    local lapsed = redis.call('ZRANGEBYSCORE', K.inflight, '-inf', str(now), 'LIMIT', '0', SWEEP)
     redis.call('ZREM', K.inflight, unpack(lapsed))
     local retried = 0
+    swept, events = #lapsed, {}
     for _, lease in ipairs(lapsed) do
         local id = lease_id(lease)
         local rec = redis.call('HGET', K.msg, id)
@@ -91,16 +94,16 @@ end
 -- WITHSCORES returns with "%.17g" and Lua parses it back, a tenth of a fetch of messages with
 -- their own due times; the records read anyway hold the due times (lib/record.lua).
 local h = redis.call('ZRANGE', K.pending, '0', '0', 'WITHSCORES')
-local head = h[2] and tonumber(h[2])
+local head = h[2] and h[2] + 0  -- a score Redis wrote (see clock in lib/util.lua)
 local members = nil
 local paused = settings.paused == 1
 if head and head <= now and not paused then
     members = redis.call('ZRANGEBYSCORE', K.pending, '-inf', str(now), 'LIMIT', '0', max_count)
 end
 local total = members and #members or 0
-local deliveries = {}
 local leased = 0  -- deliveries this call made, each a lease in inflight
 if total > 0 then
+    deliveries, events = {}, events or {}
     local ids = {}
     for i = 1, total do
         local member = members[i]
@@ -255,7 +258,7 @@ end
 
 -- Retention: every call that adds dead letters trims, so the count bound always holds; an idle
 -- call leaves the age bound to the next call that moves something, and costs one read less.
-local dead_size = (#lapsed > 0 or total > 0) and redis.call('ZCARD', K.dead) or 0
+local dead_size = (swept > 0 or total > 0) and redis.call('ZCARD', K.dead) or 0
 if dead_size > 0 then
     trim_dead(now, settings.dead_max_count, settings.dead_max_age_ms, dead_size)
 end
@@ -263,9 +266,9 @@ end
 -- What this call moved changes the heads; otherwise the ones read above still hold. A head at or
 -- before now means more is due (the call took max_count, or swept SWEEP leases): call again at
 -- once. Otherwise the caller may sleep until the next head, even after a full batch.
-if #lapsed > 0 or total > 0 then
+if swept > 0 or total > 0 then
     head = head_due()
-    if #lapsed > 0 then
+    if swept > 0 then
         lease_head = head_score(K.inflight)
     elseif leased > 0 and (lease_head == nil or now + visibility < lease_head) then
         -- Only this call's leases joined the inflight set, all with one deadline: a read less
@@ -278,4 +281,4 @@ local next_ms = -1
 -- resume wakes it (or its idle check), not until their due times.
 if head and not paused then next_ms = head end
 if lease_head and (next_ms == -1 or lease_head < next_ms) then next_ms = lease_head end
-return {now_us, next_ms, deliveries, events}
+return {now_us, next_ms, deliveries or EMPTY, events or EMPTY}

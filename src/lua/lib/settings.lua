@@ -7,9 +7,18 @@
 -- their defaults. max_attempts applies to messages sent without their own (their record keeps 0,
 -- so a change applies to messages not yet out of attempts); the backoff to nacks without a
 -- delay; the retention bounds to the dead-letter set (0 disables one); paused stops fetch from
--- leasing anything (sends go on). Their defaults are in read_settings.
+-- leasing anything (sends go on). Their defaults are in SETTING_DEFAULTS (and read_settings,
+-- which fills them in without a loop: the two lists and SETTINGS name the same eight).
 local SETTINGS = {'max_attempts', 'backoff_initial_ms', 'backoff_max_ms', 'backoff_multiplier',
                   'backoff_jitter', 'dead_max_count', 'dead_max_age_ms', 'paused'}
+
+-- Each setting's default, by name: also which fields of the settings hash are settings.
+local SETTING_DEFAULTS = {
+    max_attempts = DEFAULT_MAX_ATTEMPTS, backoff_initial_ms = DEFAULT_BACKOFF_INITIAL_MS,
+    backoff_max_ms = DEFAULT_BACKOFF_MAX_MS, backoff_multiplier = DEFAULT_BACKOFF_MULTIPLIER,
+    backoff_jitter = DEFAULT_BACKOFF_JITTER, dead_max_count = DEFAULT_DEAD_MAX_COUNT,
+    dead_max_age_ms = DEFAULT_DEAD_MAX_AGE_MS, paused = 0,
+}
 
 -- The queue's settings, defaults filled in, with the sequence counter (seq: the stored text, or
 -- false when there is none; see take_seq); or nil and the layout error. `writes`: the caller may
@@ -19,20 +28,36 @@ local SETTINGS = {'max_attempts', 'backoff_initial_ms', 'backoff_max_ms', 'backo
 -- the garbage another tenth, callgrind). Every call sets every field (false, never nil, for
 -- what is absent), so nothing of another queue's call survives; a caller reading the settings
 -- again sees the new values in the same table.
+-- One HGETALL: a queue nobody configured has only `layout` and `seq`, so Redis looks up and
+-- replies two fields and Lua converts four strings, where an HMGET of every name looked up ten,
+-- replied eight nils into a ten-element table and called tonumber on each (an idle fetch,
+-- which reads nothing else but the clock and two heads, paid a tenth of its cost for it).
 local S = {}
 local function read_settings(writes)
-    local v = redis.call('HMGET', K.settings, 'layout', 'seq', unpack(SETTINGS))
-    local err = layout_error(v[1], writes)
+    local v = redis.call('HGETALL', K.settings)
+    local layout, seq = false, false
+    S.max_attempts = DEFAULT_MAX_ATTEMPTS
+    S.backoff_initial_ms = DEFAULT_BACKOFF_INITIAL_MS
+    S.backoff_max_ms = DEFAULT_BACKOFF_MAX_MS
+    S.backoff_multiplier = DEFAULT_BACKOFF_MULTIPLIER
+    S.backoff_jitter = DEFAULT_BACKOFF_JITTER
+    S.dead_max_count = DEFAULT_DEAD_MAX_COUNT
+    S.dead_max_age_ms = DEFAULT_DEAD_MAX_AGE_MS
+    S.paused = 0
+    for i = 1, #v, 2 do
+        local name = v[i]
+        if name == 'layout' then
+            layout = v[i + 1]
+        elseif name == 'seq' then
+            seq = v[i + 1]
+        elseif SETTING_DEFAULTS[name] then
+            -- A value that is not a number (written by hand) leaves the default, as it did.
+            S[name] = tonumber(v[i + 1]) or SETTING_DEFAULTS[name]
+        end
+    end
+    local err = layout_error(layout, writes)
     if err then return nil, err end
-    S.layout, S.seq = v[1], v[2]
-    S.max_attempts = tonumber(v[3]) or DEFAULT_MAX_ATTEMPTS
-    S.backoff_initial_ms = tonumber(v[4]) or DEFAULT_BACKOFF_INITIAL_MS
-    S.backoff_max_ms = tonumber(v[5]) or DEFAULT_BACKOFF_MAX_MS
-    S.backoff_multiplier = tonumber(v[6]) or DEFAULT_BACKOFF_MULTIPLIER
-    S.backoff_jitter = tonumber(v[7]) or DEFAULT_BACKOFF_JITTER
-    S.dead_max_count = tonumber(v[8]) or DEFAULT_DEAD_MAX_COUNT
-    S.dead_max_age_ms = tonumber(v[9]) or DEFAULT_DEAD_MAX_AGE_MS
-    S.paused = tonumber(v[10]) or 0
+    S.layout, S.seq = layout, seq
     return S
 end
 

@@ -5,7 +5,7 @@
 -- The lowest score of a zset (the next due time, or the next lease deadline), or nil.
 local function head_score(zset)
     local h = redis.call('ZRANGE', zset, '0', '0', 'WITHSCORES')
-    if h[2] then return tonumber(h[2]) end
+    if h[2] then return h[2] + 0 end  -- a score Redis wrote (see clock in lib/util.lua)
     return nil
 end
 
