@@ -1,13 +1,15 @@
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace delayq::detail {
 
 // Where and how to reach Redis, parsed from a URL.
 struct Endpoint {
-    std::string host;  // empty for a unix socket
+    std::string host;  // empty for a unix socket; an IPv6 address without its brackets
     int port = 6379;
     std::string unix_path;  // set for unix:// URLs
     std::string user;
@@ -15,12 +17,23 @@ struct Endpoint {
     int db = 0;
     bool tls = false;  // rediss://
 
-    // host:port or the socket path, never the password.
+    // host:port ([v6]:port) or the socket path, never the password.
     std::string describe() const;
 };
 
-// redis://[[user]:password@]host[:port][/db] (rediss:// for TLS) or
-// unix:///path/to/socket[?db=N]; user and password may be percent-encoded. Throws InvalidArgument.
+// The most servers one URL may name. Seeds are only a way in (a cluster client asks any one of
+// them for the cluster's layout), so a handful is plenty; the bound keeps a mistyped or hostile
+// URL from making a client walk through thousands of addresses before it gives up.
+inline constexpr std::size_t kMaxSeeds = 64;
+
+// redis://[[user]:password@]host[:port][,host[:port]...][/db] (rediss:// for TLS), a host being
+// a name, an IPv4 address or an IPv6 address in brackets ([::1]:6380); or
+// unix:///path/to/socket[?db=N], always one socket. Every seed of a list shares the URL's user,
+// password, db and TLS. User and password may be percent-encoded. Returns at least one
+// endpoint, in the URL's order. Throws InvalidArgument.
+std::vector<Endpoint> parse_seeds(std::string_view url);
+
+// parse_seeds for a URL that must name exactly one server: a list is an InvalidArgument.
 Endpoint parse_url(std::string_view url);
 
 }  // namespace delayq::detail

@@ -13,7 +13,9 @@ struct UserInfo {
 };
 
 // The user info of a URL with an authority (scheme://user:password@host...), found as
-// parse_url finds it: the authority ends at the first '/', the user info at its last '@'.
+// parse_seeds finds it: the authority ends at the first '/', the user info at its last '@'. One
+// user info serves every server of a list (redis://user:password@h1:p1,h2:p2), and an IPv6
+// host's brackets and colons come after it, so neither changes where the password is.
 std::optional<UserInfo> user_info(std::string_view url) {
     const auto scheme_end = url.find("://");
     if (scheme_end == std::string_view::npos) return std::nullopt;
