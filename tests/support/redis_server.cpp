@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -105,23 +107,53 @@ RawReply to_raw_reply(const redisReply& reply) {
     return out;
 }
 
-int free_port() {
+namespace {
+
+// Binds a loopback socket to `port` (0: any free one) and closes it: the port it got, or
+// nothing when `port` is taken.
+std::optional<int> bind_loopback(int port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) throw std::runtime_error("socket() failed");
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
     socklen_t len = sizeof(addr);
     // sockaddr_in and sockaddr are layout-compatible by POSIX contract; the casts are the API.
     if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
         ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
         ::close(fd);
-        throw std::runtime_error("bind() to a loopback port failed");
+        return std::nullopt;
     }
     ::close(fd);
     return ntohs(addr.sin_port);
 }
+
+// Redis's default cluster bus port is the client port plus this.
+constexpr int kBusPortOffset = 10000;
+
+// A free port other than Redis's default; with `with_bus`, one whose bus port is free too.
+// About a fifth of the kernel's ephemeral ports (those above 55535) have no bus port at all,
+// hence the many draws.
+int draw_port(bool with_bus) {
+    for (int draw = 0; draw < 1000; ++draw) {
+        const int port = free_port();
+        if (port == 6379) continue;
+        if (!with_bus) return port;
+        if (port + kBusPortOffset <= 65535 && port_is_free(port + kBusPortOffset)) return port;
+    }
+    throw std::runtime_error("no free loopback port with a free cluster bus port");
+}
+
+}  // namespace
+
+int free_port() {
+    const std::optional<int> port = bind_loopback(0);
+    if (!port) throw std::runtime_error("bind() to a loopback port failed");
+    return *port;
+}
+
+bool port_is_free(int port) { return bind_loopback(port).has_value(); }
 
 std::string queue_key(std::string_view queue, std::string_view part) {
     std::string key = "dq:{";
@@ -135,10 +167,11 @@ RedisServer::RedisServer(RedisServerOptions options) : options_(std::move(option
     std::string templ = (std::filesystem::temp_directory_path() / "delayq-test-XXXXXX").string();
     if (::mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     dir_ = templ;
-    // A port can be taken between free_port() and the server's bind: then draw another.
+    if (has_config_file()) write_config_file();
+    // A port (or its bus port) can be taken between the draw and the server's bind: then draw
+    // another.
     for (int attempt = 0; attempt < 10; ++attempt) {
-        port_ = free_port();
-        if (port_ == 6379) continue;
+        port_ = draw_port(options_.reserve_bus_port);
         if (try_start()) return;
     }
     const std::string log = read_file(dir_ / "redis.log") + read_file(dir_ / "stdout.log");
@@ -162,6 +195,12 @@ redisContext* RedisServer::connect_raw(std::chrono::milliseconds timeout) const 
     if (!ctx || ctx->err != 0) return nullptr;
     redisSetTimeout(ctx.get(), tv);
     return ctx.release();
+}
+
+void RedisServer::write_config_file() const {
+    std::ofstream out(config_file());
+    for (const auto& line : options_.config_lines) out << line << '\n';
+    if (!out.flush()) throw std::runtime_error("cannot write " + config_file().string());
 }
 
 bool RedisServer::try_start() {
@@ -195,6 +234,9 @@ bool RedisServer::try_start() {
         args.insert(args.end(), {"--requirepass", options_.password});
     }
     args.insert(args.end(), options_.extra_args.begin(), options_.extra_args.end());
+    // The file must come first: redis-server reads a first argument not starting with "--" as it.
+    if (has_config_file()) args.insert(args.begin() + 1, config_file().string());
+    if (options_.sentinel) args.emplace_back("--sentinel");
 
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -306,18 +348,32 @@ std::string RedisServer::url(int db) const {
 
 std::string RedisServer::unix_socket_path() const { return (dir_ / "redis.sock").string(); }
 
-RawReply RedisServer::command(const std::vector<std::string>& args, int db) const {
+redisContext* RedisServer::connect_helper() const {
     Context ctx(connect_raw(5s));
     if (!ctx) throw std::runtime_error("cannot connect to redis on port " + std::to_string(port_));
     if (!options_.password.empty()) {
         const RawReply auth = run(ctx.get(), {"AUTH", options_.password});
         if (auth.is_error()) throw std::runtime_error("AUTH failed: " + auth.str);
     }
+    return ctx.release();
+}
+
+RawReply RedisServer::command(const std::vector<std::string>& args, int db) const {
+    Context ctx(connect_helper());
     if (db != 0) {
         const RawReply sel = run(ctx.get(), {"SELECT", std::to_string(db)});
         if (sel.is_error()) throw std::runtime_error("SELECT failed: " + sel.str);
     }
     return run(ctx.get(), args);
+}
+
+std::vector<RawReply> RedisServer::commands(
+    const std::vector<std::vector<std::string>>& list) const {
+    Context ctx(connect_helper());
+    std::vector<RawReply> out;
+    out.reserve(list.size());
+    for (const auto& args : list) out.push_back(run(ctx.get(), args));
+    return out;
 }
 
 long long RedisServer::integer(const std::vector<std::string>& args, int db) const {

@@ -44,6 +44,15 @@ struct RedisServerOptions {
     // NAME=value entries for the server's environment, each replacing the test's own value of
     // NAME (e.g. an LD_PRELOAD that fakes its clock: tests/model/fake_clock.hpp).
     std::vector<std::string> environment{};
+    // Draw a port whose cluster bus port (port + 10000, where a --cluster-enabled server also
+    // listens) is free as well, so that a node does not fail to start on a taken bus port.
+    bool reserve_bus_port = false;
+    // Lines of a config file written into dir() once, before the first start, and given to
+    // redis-server as its file; it then keeps what the server rewrites into it across restarts.
+    std::vector<std::string> config_lines{};
+    // Run as a Sentinel (--sentinel), with config_lines saying what it monitors. It is always
+    // given a config file: Sentinel refuses to start without one, as it saves what it learns.
+    bool sentinel = false;
 };
 
 // A hiredis reply as a RawReply, for other code that talks to Redis directly (the bench's probe).
@@ -81,6 +90,9 @@ class RedisServer {
     // One command on a fresh connection (so it works across restarts), in database db.
     // Throws std::runtime_error when the server cannot be reached.
     RawReply command(const std::vector<std::string>& args, int db = 0) const;
+    // Several commands on one fresh connection, in order (each reply, errors included): for
+    // those that act on the connection's next command, as ASKING does in a cluster.
+    std::vector<RawReply> commands(const std::vector<std::vector<std::string>>& list) const;
     long long integer(const std::vector<std::string>& args, int db = 0) const;
     // Sorted.
     std::vector<std::string> keys(const std::string& pattern, int db = 0) const;
@@ -95,8 +107,13 @@ class RedisServer {
 
   private:
     bool try_start();
+    bool has_config_file() const { return options_.sentinel || !options_.config_lines.empty(); }
+    std::filesystem::path config_file() const { return dir_ / "redis.conf"; }
+    void write_config_file() const;
     // For the raw helper: TCP, or the unix socket of a TLS-only server.
     redisContext* connect_raw(std::chrono::milliseconds timeout) const;
+    // The raw helper's fresh connection, authenticated; throws when the server cannot be reached.
+    redisContext* connect_helper() const;
     bool answers_ping() const;
 
     RedisServerOptions options_;
@@ -107,6 +124,8 @@ class RedisServer {
 
 // A loopback TCP port that nothing listens on right now.
 int free_port();
+// Whether a loopback socket could bind `port` right now (nothing listens on it or uses it).
+bool port_is_free(int port);
 
 // The name of one of a queue's keys, e.g. queue_key("q", "msg") == "dq:{q}:msg".
 std::string queue_key(std::string_view queue, std::string_view part);
