@@ -136,8 +136,24 @@ void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
     entry->may_wait =
         linger_ > Duration::zero() && due_ahead(entry->options) >= kLingersAhead * linger_;
     entry->queued_at = std::chrono::steady_clock::now();
+    SendFlusher* flusher = nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        flusher = flusher_;
+    }
+    if (flusher == nullptr) {
+        try {
+            flusher = &hub_.flusher_for(target_.pool());
+        } catch (...) {
+            // No node to send to (a list of servers that are not one cluster), or no thread:
+            // the message's answer says so, as any failure to send.
+            entry->error = std::current_exception();
+            entry->answer();
+            return;
+        }
+    }
     std::lock_guard lock(mutex_);
-    if (flusher_ == nullptr) flusher_ = &hub_.flusher_for(target_.pool());
+    if (flusher_ == nullptr) flusher_ = flusher;
     const bool must_go = !entry->may_wait;
     if (must_go) ++must_go_;
     queued_.push_back(entry.release());
@@ -217,10 +233,16 @@ void SendCoalescer::lead(std::unique_lock<std::mutex>& lock) {
     Batch batch = flushing_ ? Batch{} : take_batch();
     if (!batch.empty()) {
         lock.unlock();
-        {
+        try {
             SendPipeline call(target_.pool());
             call.start(target_, batch);
             call.finish();
+        } catch (...) {
+            // No node to send to (a list of servers that are not one cluster): each message's
+            // answer says so.
+            for (SendSlot* slot : batch) {
+                if (!slot->result && !slot->error) slot->error = std::current_exception();
+            }
         }
         answer(batch, lock);
     }

@@ -46,7 +46,7 @@ class Topology {
     // For a caller that must not fail now, but retries its connections in the background (a
     // sender's pipeline, a wake subscriber): pool_for, or while the topology cannot be
     // discovered (no seed answers) the first seed's pool, whose connections then fail and are
-    // retried as any.
+    // retried as any. A ConfigurationError (seeds that are not one cluster) is thrown.
     ConnectionPool& pool_for_later(int slot);
     // The pool of the node at `host`:`port` (the target of an ASK), made on first use.
     ConnectionPool& pool_at(const std::string& host, int port);

@@ -1,0 +1,205 @@
+// The library on a real Redis Cluster: every operation on queues whose slots sit on different
+// primaries, through one Client made from the seeds, and the calls that follow a queue's slot
+// when it moves (MOVED), while it moves (TRYAGAIN until the move ends), and after a failover.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <future>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/consumer_options.hpp"
+#include "support/fixture.hpp"
+#include "support/redis_cluster.hpp"
+
+namespace delayq::test {
+namespace {
+
+// A queue name whose slot (its keys' tag is the name) is served by `primary`.
+std::string queue_on(const RedisCluster& cluster, std::size_t primary, const std::string& stem) {
+    for (int i = 0;; ++i) {
+        std::string name = stem + std::to_string(i);
+        if (cluster.primary_of_slot(RedisCluster::slot_of(name)) == primary) return name;
+    }
+}
+
+// One cluster for the tests that change no slot and no role; each uses queues of its own.
+class ClusterQueueTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        cluster_ = std::make_unique<RedisCluster>(RedisClusterOptions{.replicas_per_primary = 0});
+    }
+    static void TearDownTestSuite() { cluster_.reset(); }
+    static RedisCluster& cluster() { return *cluster_; }
+
+    // One queue on each primary, named after the test.
+    std::vector<std::string> queues_on_each(const std::string& stem) {
+        std::vector<std::string> out;
+        for (std::size_t p : cluster().primaries()) out.push_back(queue_on(cluster(), p, stem));
+        return out;
+    }
+
+  private:
+    static inline std::unique_ptr<RedisCluster> cluster_;
+};
+
+TEST_F(ClusterQueueTest, EveryOperationWorksOnQueuesOfEveryPrimary) {
+    Client client(cluster().seeds_url());
+    const auto names = queues_on_each("ops");
+    ASSERT_EQ(names.size(), 3U);
+    for (const std::string& name : names) {
+        SCOPED_TRACE(name);
+        Queue q = client.queue(name);
+        QueueAdmin admin = client.admin(name);
+        Leases leases = client.leases(name);
+        const SendResult a = q.send("a");
+        const SendResult later = q.send("later", {.delay = 1h});
+        const auto batch = send_many(q, 3, "b");
+        ASSERT_EQ(batch.size(), 3U);
+        ASSERT_TRUE(admin.get(a.id).has_value());
+        EXPECT_EQ(admin.get(a.id)->payload, "a");
+        EXPECT_EQ(q.reschedule(later.id, 2h).status, RescheduleStatus::kRescheduled);
+        EXPECT_EQ(q.cancel(later.id), CancelResult::kCancelled);
+        EXPECT_EQ(admin.stats().scheduled + admin.stats().ready, 4U);
+        const FetchResult f = leases.fetch(10, 30s);
+        ASSERT_EQ(f.deliveries.size(), 4U);
+        EXPECT_EQ(leases.ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
+        EXPECT_EQ(leases.nack(f.deliveries[1].lease(), Nack{.delay = 0ms}).status,
+                  LeaseStatus::kRetrying);
+        EXPECT_EQ(leases.release(lease_of(std::span(f.deliveries).subspan(2))).size(), 2U);
+        EXPECT_EQ(admin.stats().totals.acked, 1U);
+    }
+    // Queues are found on every primary.
+    const auto listed = client.queues();
+    for (const std::string& name : names) {
+        EXPECT_NE(std::find(listed.begin(), listed.end(), name), listed.end()) << name;
+    }
+}
+
+TEST_F(ClusterQueueTest, SendsAsyncAndConsumersReachEveryPrimary) {
+    Client client(cluster().seeds_url());
+    const auto names = queues_on_each("consume");
+    std::map<std::string, std::atomic<int>> got;
+    std::vector<std::unique_ptr<Consumer>> consumers;
+    for (const std::string& name : names) {
+        got[name] = 0;
+        // Without the idle check: only the wake channel on the queue's own node, or the aim at
+        // a due time, can make a consumer fetch.
+        consumers.push_back(std::make_unique<Consumer>(
+            client.leases(name),
+            [&got, name](const Delivery&) -> Outcome {
+                ++got[name];
+                return Ack{};
+            },
+            without_idle_polling()));
+        consumers.back()->start();
+    }
+    std::vector<std::future<SendResult>> sent;
+    for (const std::string& name : names) {
+        Queue q = client.queue(name);
+        for (int i = 0; i < 20; ++i) sent.push_back(q.send_async("m" + std::to_string(i)));
+    }
+    for (auto& f : sent) EXPECT_FALSE(f.get().id.empty());
+    for (const std::string& name : names) {
+        EXPECT_TRUE(eventually([&] { return got[name].load() == 20; })) << name;
+    }
+    for (auto& c : consumers) c->stop();
+}
+
+TEST_F(ClusterQueueTest, OneDeadSeedDoesNotStopAStart) {
+    const std::string url = "redis://127.0.0.1:1," + cluster().seeds_url().substr(8);
+    Client client(url);
+    Queue q = client.queue(queue_on(cluster(), 0, "seed"));
+    EXPECT_FALSE(q.send("x").id.empty());
+}
+
+TEST_F(ClusterQueueTest, AListOfServersThatIsNotAClusterIsRefused) {
+    RedisServer one;
+    RedisServer two;
+    Client client("redis://127.0.0.1:" + std::to_string(one.port()) +
+                  ",127.0.0.1:" + std::to_string(two.port()));
+    EXPECT_THROW(client.queue("q").send("x"), ConfigurationError);
+}
+
+// Tests that move slots, each on a cluster of its own.
+TEST(ClusterSlotMoveTest, CallsFollowAQueueWhoseSlotMoved) {
+    RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
+    Client client(cluster.seeds_url());
+    const std::string name = queue_on(cluster, 0, "moving");
+    Queue q = client.queue(name);
+    QueueAdmin admin = client.admin(name);
+    const SendResult before = q.send("before");
+    ASSERT_TRUE(admin.get(before.id).has_value());  // the client knows the slot's first owner
+
+    cluster.migrate_slot(RedisCluster::slot_of(name), 1);
+    ASSERT_EQ(cluster.primary_of_slot(RedisCluster::slot_of(name)), 1U);
+
+    // The client still thinks node 0: the call meets MOVED and goes to node 1.
+    ASSERT_TRUE(admin.get(before.id).has_value());
+    const SendResult after = q.send("after");
+    const FetchResult f = client.leases(name).fetch(10, 30s);
+    ASSERT_EQ(f.deliveries.size(), 2U);
+    EXPECT_EQ(client.leases(name).ack(lease_of(std::span(f.deliveries))).size(), 2U);
+    EXPECT_EQ(admin.stats().totals.acked, 2U);
+    EXPECT_EQ(cluster.node(1).integer({"EXISTS", "dq:{" + name + "}:stats"}), 1);
+    EXPECT_EQ(cluster.node(0).integer({"DBSIZE"}), 0);
+    (void)after;
+}
+
+TEST(ClusterSlotMoveTest, AConsumerFollowsItsQueueWhenTheSlotMoves) {
+    RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
+    Client client(cluster.seeds_url());
+    const std::string name = queue_on(cluster, 0, "consumed");
+    std::atomic<int> got{0};
+    Consumer consumer(
+        client.leases(name),
+        [&](const Delivery&) -> Outcome {
+            ++got;
+            return Ack{};
+        },
+        without_idle_polling());
+    consumer.start();
+    Queue q = client.queue(name);
+    q.send("before");
+    ASSERT_TRUE(eventually([&] { return got.load() == 1; }));
+
+    cluster.migrate_slot(RedisCluster::slot_of(name), 1);
+    // Sent to the new primary, which publishes the wake signal there: only a waiter that moved
+    // its subscription with the slot (or fetched on the new node) hears of it.
+    q.send("after");
+    EXPECT_TRUE(eventually([&] { return got.load() == 2; }));
+    consumer.stop();
+    EXPECT_EQ(client.admin(name).stats().totals.acked, 2U);
+}
+
+TEST(ClusterSlotMoveTest, ACallDuringAMoveWaitsForItsEnd) {
+    RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
+    Client client(cluster.seeds_url(), ClientOptions{.command_timeout = 20s});
+    const std::string name = queue_on(cluster, 0, "during");
+    Queue q = client.queue(name);
+    const SendResult first = q.send("first");
+    const int slot = RedisCluster::slot_of(name);
+
+    // Half moved: the stats key has gone to node 1, the rest is still on node 0. A call that
+    // names both gets TRYAGAIN from node 0 until the move ends.
+    cluster.begin_migration(slot, 0, 1);
+    cluster.move_key("dq:{" + name + "}:stats", 0, 1);
+    auto sending = std::async(std::launch::async, [&] { return q.send("during"); });
+    EXPECT_EQ(sending.wait_for(200ms), std::future_status::timeout);
+    cluster.move_keys(slot, 0, 1);
+    cluster.end_migration(slot, 1);
+    const SendResult during = sending.get();
+
+    QueueAdmin admin = client.admin(name);
+    ASSERT_TRUE(admin.get(first.id).has_value());
+    ASSERT_TRUE(admin.get(during.id).has_value());
+    EXPECT_EQ(admin.get(during.id)->payload, "during");
+}
+
+}  // namespace
+}  // namespace delayq::test
