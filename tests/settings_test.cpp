@@ -47,7 +47,8 @@ TEST_F(SettingsTest, AQueueNeverConfiguredHasTheDefaultsAndNoKeys) {
 TEST_F(SettingsTest, FieldsThatAreNoSettingOrNoNumberLeaveTheDefaults) {
     Queue q = queue();
     admin(q).update_settings({.dead_max_count = 7});
-    server().command({"HSET", queue_key("q", "settings"), "colour", "blue", "max_attempts", "many"});
+    server().command(
+        {"HSET", queue_key("q", "settings"), "colour", "blue", "max_attempts", "many"});
     const QueueSettings s = admin(q).settings();
     EXPECT_EQ(s.max_attempts, QueueSettings{}.max_attempts);
     EXPECT_EQ(s.dead_max_count, 7u);
