@@ -22,9 +22,9 @@ struct SendTarget {
     const std::string& queue;  // the queue's name, for logs
     send_codec::Defaults defaults;
 
-    // The pool of the node that serves the queue now (Topology::pool_for_later: the send path
-    // reports a failure to reach Redis per message, not here).
-    ConnectionPool& pool() const { return route.topology.pool_for_later(route.slot); }
+    // The pool of the node that serves the queue now. Throws as Topology::pool_for does: the
+    // send path answers each message with the error.
+    ConnectionPool& pool() const { return route.topology.pool_for(route.slot); }
 };
 
 // One send call for 1..kMaxBatch messages on `conn`, waiting for its answer; on the node that

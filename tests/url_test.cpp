@@ -156,6 +156,9 @@ TEST(UrlTest, MaskedUrlHidesTheSharedPasswordOfAListAndOfIpv6) {
     EXPECT_EQ(masked_url("redis://s3cret@[fe80::1]"), "redis://***@[fe80::1]");
     EXPECT_EQ(masked_url("redis://u:p@ss,w:rd@h1:1,h2:2"), "redis://u:***@h1:1,h2:2");
     EXPECT_EQ(masked_url("redis://h1:1,[::1]:2/0"), "redis://h1:1,[::1]:2/0");
+    // A password with an unencoded '/' (a URL the parser refuses) is hidden all the same.
+    EXPECT_EQ(masked_url("redis://u:pa/ss@host:1"), "redis://u:***@host:1");
+    EXPECT_EQ(masked_url("redis://pa/ss@host"), "redis://***@host");
     // The Sentinel client's URLs, whose path is the primary's name.
     EXPECT_EQ(masked_url("redis+sentinel://:s3cret@h1:26379,h2:26379/delayq"),
               "redis+sentinel://:***@h1:26379,h2:26379/delayq");

@@ -42,7 +42,7 @@ ConnectionPool& Topology::pool_locked(const Endpoint& endpoint) {
 ConnectionPool& Topology::pool_for_later(int slot) {
     try {
         return pool_for(slot);
-    } catch (const ConnectionError&) {
+    } catch (const Error&) {
         std::lock_guard lock(pools_mutex_);
         return pool_locked(settings_.seeds.front());
     }

@@ -44,9 +44,10 @@ class Topology {
     // ConfigurationError) when the seeds are not one cluster or the slot has no primary.
     ConnectionPool& pool_for(int slot);
     // For a caller that must not fail now, but retries its connections in the background (a
-    // sender's pipeline, a wake subscriber): pool_for, or while the topology cannot be
-    // discovered (no seed answers) the first seed's pool, whose connections then fail and are
-    // retried as any. A ConfigurationError (seeds that are not one cluster) is thrown.
+    // wake subscriber, whose waiter starts while Redis is away too): pool_for, or while the
+    // topology cannot be discovered (no seed answers, or the server check refuses it) the
+    // first seed's pool, whose connections then fail and are retried as any. The same failure
+    // reaches the waiter's owner through its own calls (a Consumer's fetch).
     ConnectionPool& pool_for_later(int slot);
     // The pool of the node at `host`:`port` (the target of an ASK), made on first use.
     ConnectionPool& pool_at(const std::string& host, int port);

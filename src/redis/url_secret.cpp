@@ -27,6 +27,19 @@ std::optional<UserInfo> user_info(std::string_view url) {
     return UserInfo{begin, authority.substr(0, at)};
 }
 
+// For masking only, more wary than user_info: a password with an unencoded '/' ends the
+// authority early, and the URL is refused when parsed, but the text up to its last '@' is still
+// a secret wherever the URL is shown.
+std::optional<UserInfo> shown_user_info(std::string_view url) {
+    if (auto info = user_info(url)) return info;
+    const auto scheme_end = url.find("://");
+    if (scheme_end == std::string_view::npos) return std::nullopt;
+    const std::size_t begin = scheme_end + 3;
+    const auto at = url.rfind('@');
+    if (at == std::string_view::npos || at < begin) return std::nullopt;
+    return UserInfo{begin, url.substr(begin, at - begin)};
+}
+
 }  // namespace
 
 void apply_password(Endpoint& endpoint, std::string_view url, std::string password) {
@@ -42,7 +55,7 @@ void apply_password(Endpoint& endpoint, std::string_view url, std::string passwo
 namespace delayq {
 
 std::string masked_url(std::string_view url) {
-    const auto info = detail::user_info(url);
+    const auto info = detail::shown_user_info(url);
     if (!info) return std::string(url);
     const auto colon = info->text.find(':');
     // redis://alice:@host has no password to hide.

@@ -36,7 +36,7 @@ WakeSubscriber& WakeHub::subscriber_locked(ConnectionPool& node) {
 }
 
 void WakeHub::add(const std::string& channel, WakeListener& listener) {
-    // A waiter starts while Redis is away too: its subscriber keeps trying, as ever.
+    // A waiter starts while Redis is away or refused too: its subscriber keeps trying.
     ConnectionPool& node = client_.topology().pool_for_later(key_slot(channel));
     std::lock_guard lock(mutex_);
     Home& home = homes_[channel];
