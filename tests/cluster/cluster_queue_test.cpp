@@ -111,6 +111,32 @@ TEST_F(ClusterQueueTest, SendsAsyncAndConsumersReachEveryPrimary) {
     for (auto& c : consumers) c->stop();
 }
 
+// The roles `delayq acl` prints are enough for a cluster client: discovery (INFO, CLUSTER
+// SHARDS) and the queue's calls, with the users made alike on every primary, as an operator
+// does.
+TEST_F(ClusterQueueTest, AWriterRoleUserRunsOnTheCluster) {
+    const std::string name = queue_on(cluster(), 2, "acl");
+    const std::string user = "cluster-writer";
+    for (std::size_t p : cluster().primaries()) {
+        for (const auto& command :
+             acl_commands(user, AclRole::kWriter, {*QueuePattern::parse(name)})) {
+            const RawReply r = cluster().node(p).command(command);
+            ASSERT_FALSE(r.is_error()) << redis_cli_line(command) << ": " << r.str;
+        }
+        ASSERT_FALSE(cluster().node(p).command({"ACL", "SETUSER", user, ">pw"}).is_error());
+    }
+    const std::string seeds = cluster().seeds_url();
+    Client client("redis://" + user + ":pw@" + seeds.substr(8));
+    Queue q = client.queue(name);
+    const SendResult sent = q.send("x");
+    const FetchResult f = client.leases(name).fetch(1, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1U);
+    EXPECT_EQ(f.deliveries[0].id(), sent.id);
+    EXPECT_EQ(client.leases(name).ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
+    // Another queue's keys stay out of its reach, wherever their slot is.
+    EXPECT_THROW(client.queue(queue_on(cluster(), 0, "other")).send("x"), PermissionError);
+}
+
 TEST_F(ClusterQueueTest, OneDeadSeedDoesNotStopAStart) {
     const std::string url = "redis://127.0.0.1:1," + cluster().seeds_url().substr(8);
     Client client(url);
