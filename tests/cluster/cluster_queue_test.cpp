@@ -20,14 +20,6 @@
 namespace delayq::test {
 namespace {
 
-// A queue name whose slot (its keys' tag is the name) is served by `primary`.
-std::string queue_on(const RedisCluster& cluster, std::size_t primary, const std::string& stem) {
-    for (int i = 0;; ++i) {
-        std::string name = stem + std::to_string(i);
-        if (cluster.primary_of_slot(RedisCluster::slot_of(name)) == primary) return name;
-    }
-}
-
 // One cluster for the tests that change no slot and no role; each uses queues of its own.
 class ClusterQueueTest : public ::testing::Test {
   protected:
@@ -40,7 +32,8 @@ class ClusterQueueTest : public ::testing::Test {
     // One queue on each primary, named after the test.
     std::vector<std::string> queues_on_each(const std::string& stem) {
         std::vector<std::string> out;
-        for (std::size_t p : cluster().primaries()) out.push_back(queue_on(cluster(), p, stem));
+        for (std::size_t p : cluster().primaries())
+            out.push_back(cluster().name_served_by(p, stem));
         return out;
     }
 
@@ -115,7 +108,7 @@ TEST_F(ClusterQueueTest, SendsAsyncAndConsumersReachEveryPrimary) {
 // SHARDS) and the queue's calls, with the users made alike on every primary, as an operator
 // does.
 TEST_F(ClusterQueueTest, AWriterRoleUserRunsOnTheCluster) {
-    const std::string name = queue_on(cluster(), 2, "acl");
+    const std::string name = cluster().name_served_by(2, "acl");
     const std::string user = "cluster-writer";
     for (std::size_t p : cluster().primaries()) {
         for (const auto& command :
@@ -134,13 +127,13 @@ TEST_F(ClusterQueueTest, AWriterRoleUserRunsOnTheCluster) {
     EXPECT_EQ(f.deliveries[0].id(), sent.id);
     EXPECT_EQ(client.leases(name).ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
     // Another queue's keys stay out of its reach, wherever their slot is.
-    EXPECT_THROW(client.queue(queue_on(cluster(), 0, "other")).send("x"), PermissionError);
+    EXPECT_THROW(client.queue(cluster().name_served_by(0, "other")).send("x"), PermissionError);
 }
 
 TEST_F(ClusterQueueTest, OneDeadSeedDoesNotStopAStart) {
     const std::string url = "redis://127.0.0.1:1," + cluster().seeds_url().substr(8);
     Client client(url);
-    Queue q = client.queue(queue_on(cluster(), 0, "seed"));
+    Queue q = client.queue(cluster().name_served_by(0, "seed"));
     EXPECT_FALSE(q.send("x").id.empty());
 }
 
@@ -156,7 +149,7 @@ TEST_F(ClusterQueueTest, AListOfServersThatIsNotAClusterIsRefused) {
 TEST(ClusterSlotMoveTest, CallsFollowAQueueWhoseSlotMoved) {
     RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
     Client client(cluster.seeds_url());
-    const std::string name = queue_on(cluster, 0, "moving");
+    const std::string name = cluster.name_served_by(0, "moving");
     Queue q = client.queue(name);
     QueueAdmin admin = client.admin(name);
     const SendResult before = q.send("before");
@@ -180,7 +173,7 @@ TEST(ClusterSlotMoveTest, CallsFollowAQueueWhoseSlotMoved) {
 TEST(ClusterSlotMoveTest, AConsumerFollowsItsQueueWhenTheSlotMoves) {
     RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
     Client client(cluster.seeds_url());
-    const std::string name = queue_on(cluster, 0, "consumed");
+    const std::string name = cluster.name_served_by(0, "consumed");
     std::atomic<int> got{0};
     Consumer consumer(
         client.leases(name),
@@ -206,7 +199,7 @@ TEST(ClusterSlotMoveTest, AConsumerFollowsItsQueueWhenTheSlotMoves) {
 TEST(ClusterSlotMoveTest, ACallDuringAMoveWaitsForItsEnd) {
     RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
     Client client(cluster.seeds_url(), ClientOptions{.command_timeout = 20s});
-    const std::string name = queue_on(cluster, 0, "during");
+    const std::string name = cluster.name_served_by(0, "during");
     Queue q = client.queue(name);
     const SendResult first = q.send("first");
     const int slot = RedisCluster::slot_of(name);

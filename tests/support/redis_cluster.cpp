@@ -210,4 +210,13 @@ void RedisCluster::await_settled(std::string_view what, const Also& also) const 
     });
 }
 
+std::string RedisCluster::name_served_by(std::size_t primary, std::string_view stem) const {
+    for (int i = 0; i < 100'000; ++i) {
+        std::string name = std::string(stem) + std::to_string(i);
+        if (primary_of_slot(slot_of(name)) == primary) return name;
+    }
+    throw std::runtime_error("no name from " + std::string(stem) + " lands on node " +
+                             std::to_string(primary));
+}
+
 }  // namespace delayq::test

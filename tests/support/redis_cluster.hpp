@@ -50,6 +50,9 @@ class RedisCluster {
     // fixture awaited, as every node sees it.
     std::size_t primary_of_slot(int slot) const;
     static int slot_of(std::string_view key) { return cluster_slot_of(key); }
+    // `stem` followed by the least number that makes a name whose slot `primary` serves now: a
+    // queue there (a queue's keys are tagged with its name).
+    std::string name_served_by(std::size_t primary, std::string_view stem) const;
 
     // redis://127.0.0.1:<port> of a primary, and redis://127.0.0.1:p1,127.0.0.1:p2,... of all
     // of them (the primaries now).

@@ -1,0 +1,37 @@
+// The command line against a Redis Cluster: the same commands, given the cluster's seeds in
+// DELAYQ_REDIS_URL, on queues whose slots sit on different primaries.
+#include <string>
+#include <vector>
+
+#include "cli/cli_fixture.hpp"
+#include "support/redis_cluster.hpp"
+
+namespace delayq::test {
+namespace {
+
+using CliClusterTest = CliTest;
+
+TEST_F(CliClusterTest, CommandsRunAgainstTheSeedsOfACluster) {
+    RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
+    const CliOptions on_cluster{.env = {"DELAYQ_REDIS_URL=" + cluster.seeds_url()}};
+    const std::vector<std::string> names = {cluster.name_served_by(0, "cli"),
+                                            cluster.name_served_by(2, "cli")};
+    for (const std::string& name : names) {
+        const CliResult sent = cli({"send", name, "hello-" + name}, on_cluster);
+        EXPECT_EQ(sent.exit_code, 0) << sent.err;
+    }
+    // `delayq queues` scans every primary.
+    const CliResult listed = cli({"queues"}, on_cluster);
+    EXPECT_EQ(listed.exit_code, 0) << listed.err;
+    for (const std::string& name : names) {
+        EXPECT_NE(listed.out.find(name), std::string::npos) << listed.out;
+        const CliResult got = cli({"consume", name, "--max", "1", "--timeout", "60s"}, on_cluster);
+        EXPECT_EQ(got.exit_code, 0) << got.err;
+        EXPECT_NE(got.out.find("hello-" + name), std::string::npos) << got.out;
+    }
+    // Nothing of it went to the test's own standalone server.
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
+}  // namespace
+}  // namespace delayq::test
