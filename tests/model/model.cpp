@@ -286,6 +286,15 @@ void QueueModel::bury(Entry& m, const std::string& reason, const std::optional<s
     if (events != nullptr) events->push_back({name_, m.id, reason, m.attempts});
 }
 
+void QueueModel::retry(Entry& m, std::int64_t due, std::string error) {
+    m.place = Place::kPending;
+    m.token = 0;
+    m.score = due;
+    m.due = due;
+    m.last_error = std::move(error);
+    ++totals_.retried;
+}
+
 // Retention: first the dead letters older than the age bound; when there are none, the oldest
 // beyond the count bound; at most kTrimLimit a call.
 void QueueModel::trim_dead() {

@@ -138,6 +138,8 @@ class QueueModel {
     std::vector<const Entry*> sorted(Place place) const;
     void bury(Entry& m, const std::string& reason, const std::optional<std::string>& error,
               std::vector<DeadLetterEvent>* events);
+    // A failed attempt (a lapsed lease, a nack): back to pending at `due`, counted as retried.
+    void retry(Entry& m, std::int64_t due, std::string error);
     void trim_dead();
     void count_lateness(std::int64_t late_ms);
     Expect<std::vector<Entry*>> select_dead(const DeadLetterSelector& which);

@@ -32,12 +32,7 @@ Expect<ExpectedFetch> QueueModel::fetch(std::size_t max_count, Duration visibili
         } else if (m->attempts >= max_of(*m)) {
             bury(*m, "attempts exhausted", why, &out.dead_lettered);
         } else {
-            m->place = Place::kPending;
-            m->token = 0;
-            m->score = now;
-            m->due = now;
-            m->last_error = why;
-            ++totals_.retried;
+            retry(*m, now, why);
         }
     }
     // Then up to max_count ready messages in (due, send) order; those past their expiry are
@@ -134,12 +129,7 @@ Expect<LeaseResult> QueueModel::nack(const Lease& lease, const Nack& nack) {
     const std::int64_t delay = nack.delay ? ms_of(*nack.delay) : backoff_ms(m->attempts);
     std::int64_t due = std::min(now + delay, kMaxTimeMs);
     if (m->expire > 0 && due > m->expire) due = m->expire;
-    m->place = Place::kPending;
-    m->token = 0;
-    m->score = due;
-    m->due = due;
-    m->last_error = error;
-    ++totals_.retried;
+    retry(*m, due, error);
     return LeaseResult{.status = LeaseStatus::kRetrying, .at = at_ms(due)};
 }
 
