@@ -5,6 +5,7 @@ namespace delayq::detail {
 ConnectionPool::ConnectionPool(Endpoint endpoint, Connect connect, std::size_t max_idle,
                                ScriptEngine engine, const FunctionLibrary& library)
     : endpoint_(std::move(endpoint)),
+      address_(endpoint_.describe()),
       connect_(std::move(connect)),
       max_idle_(max_idle),
       engine_(engine, library) {}

@@ -4,6 +4,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "redis/connection.hpp"
@@ -44,11 +45,14 @@ class ConnectionPool {
     Connection connect();
     NodeEngine& engine() { return engine_; }
     const Endpoint& endpoint() const { return endpoint_; }
+    // endpoint().describe(), made once: what Connection::where() says of its connections.
+    const std::string& address() const { return address_; }
 
   private:
     void give_back(Connection conn);
 
     const Endpoint endpoint_;
+    const std::string address_;
     Connect connect_;
     std::size_t max_idle_;
     std::mutex mutex_;

@@ -38,6 +38,13 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
     Connection* on = &conn;
     std::optional<ConnectionPool::Lease> elsewhere;  // a pooled connection, after a MOVED
     std::optional<Redirect> ask;  // the call goes to this importing node next, once
+    // From now on the call runs on a pooled connection of `node`.
+    const auto move_to = [&](ConnectionPool& node) {
+        pool = &node;
+        elsewhere.reset();
+        elsewhere.emplace(node.acquire());
+        on = &**elsewhere;
+    };
     int redirects = 0;
     int refusals = 0;
     for (;;) {
@@ -58,10 +65,7 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
                 continue;
             }
             route.topology.moved(r, pool->endpoint());
-            pool = &route.topology.pool_for(route.slot);
-            elsewhere.reset();
-            elsewhere.emplace(pool->acquire());
-            on = &**elsewhere;
+            move_to(route.topology.pool_for(route.slot));
         } catch (const TransientRefusalError& e) {
             const auto pause = pause_after(refusals++);
             if (Clock::now() + pause > deadline) throw;
@@ -70,12 +74,7 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
             if (std::string_view(e.what()).find("CLUSTERDOWN") != std::string_view::npos) {
                 route.topology.refresh();
                 ConnectionPool& now = route.topology.pool_for(route.slot);
-                if (&now != pool) {
-                    pool = &now;
-                    elsewhere.reset();
-                    elsewhere.emplace(pool->acquire());
-                    on = &**elsewhere;
-                }
+                if (&now != pool) move_to(now);
             }
         }
     }

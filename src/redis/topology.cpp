@@ -99,6 +99,7 @@ void Topology::discover() {
             auto standalone = std::make_shared<Snapshot>();
             std::lock_guard lock(pools_mutex_);
             standalone->owners.push_back(&pool_locked(seed));
+            server_.store(standalone->owners.front(), std::memory_order_release);
             next = std::move(standalone);
         }
         std::unique_lock lock(snapshot_mutex_);
@@ -131,6 +132,7 @@ std::shared_ptr<const Topology::Snapshot> Topology::load(Connection& conn, const
 }
 
 ConnectionPool& Topology::pool_for(int slot) {
+    if (ConnectionPool* server = server_.load(std::memory_order_acquire)) return *server;
     auto snap = snapshot();
     if (!snap->cluster) return *snap->owners.front();
     for (int attempt = 0;; ++attempt) {
@@ -149,6 +151,7 @@ ConnectionPool& Topology::pool_for(int slot) {
 }
 
 ConnectionPool& Topology::pool_of(const Connection& conn, int slot) {
+    if (ConnectionPool* server = server_.load(std::memory_order_acquire)) return *server;
     const auto snap = snapshot();
     if (!snap->cluster) return *snap->owners.front();
     {
@@ -159,7 +162,7 @@ ConnectionPool& Topology::pool_of(const Connection& conn, int slot) {
 }
 
 bool Topology::serves(const Connection& conn, int slot) {
-    return pool_for(slot).endpoint().describe() == conn.where();
+    return pool_for(slot).address() == conn.where();
 }
 
 std::vector<ConnectionPool*> Topology::primaries() { return snapshot()->owners; }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -92,6 +93,9 @@ class Topology {
     std::chrono::steady_clock::time_point loaded_at_{};
     std::shared_mutex snapshot_mutex_;
     std::shared_ptr<const Snapshot> snapshot_;  // null until discovered
+    // The one server's pool, once discovery found no cluster: every call of a standalone
+    // client takes it without a lock (it never changes).
+    std::atomic<ConnectionPool*> server_{nullptr};
 
     // Pools live as long as the client: a lease in use points into one. A cluster's node set
     // changes rarely, so this grows by the nodes ever seen, not per call.
