@@ -36,14 +36,23 @@ RedisServerOptions FaultTest::server_options() const {
             .appendonly = true};
 }
 
+std::string FaultTest::start_redis() {
+    server_ = std::make_unique<RedisServer>(server_options());
+    return server_->url();
+}
+
+long long FaultTest::stored_messages(const std::string& queue) const {
+    return server_->hlen(test::queue_key(queue, "msg"));
+}
+
 void FaultTest::SetUp() {
     std::string templ = (std::filesystem::temp_directory_path() / "delayq-fault-XXXXXX").string();
     ASSERT_NE(::mkdtemp(templ.data()), nullptr);
     dir_ = templ;
-    server_ = std::make_unique<RedisServer>(server_options());
+    url_ = start_redis();
     ClientOptions options;
     options.command_timeout = 2s;
-    client_.emplace(server_->url(), options);
+    client_.emplace(url_, options);
     faults_ = std::make_unique<HistoryWriter>(dir_ / "faults.history");
 }
 
@@ -64,13 +73,14 @@ void FaultTest::TearDown() {
     }
 }
 
-WorkerProcess& FaultTest::spawn(const std::string& name, std::vector<std::string> args,
-                                const Wrapper& wrapper) {
+WorkerProcess& FaultTest::spawn(const std::string& name, const std::string& queue,
+                                std::vector<std::string> args, const Wrapper& wrapper) {
     std::vector<std::string> argv = wrapper.argv;
     argv.push_back(DELAYQ_FAULT_WORKER);
+    queues_.insert(queue);
     const std::vector<std::string> common = {
-        "--name",  name,   "--redis",   worker_url_.empty() ? server_->url() : worker_url_,
-        "--queue", kQueue, "--history", (dir_ / (name + ".history")).string()};
+        "--name",  name,  "--redis",   worker_url_.empty() ? url_ : worker_url_,
+        "--queue", queue, "--history", (dir_ / (name + ".history")).string()};
     argv.insert(argv.end(), common.begin(), common.end());
     argv.insert(argv.end(), args.begin(), args.end());
     auto process = std::make_unique<WorkerProcess>(name, argv, dir_ / (name + ".log"), wrapper.env);
@@ -83,7 +93,7 @@ WorkerProcess& FaultTest::spawn(const std::string& name, std::vector<std::string
 WorkerProcess& FaultTest::start_producer(const std::string& name, const ProducerSpec& spec,
                                          const Wrapper& wrapper) {
     return spawn(
-        name,
+        name, spec.queue,
         {"--role", "producer", "--count", std::to_string(spec.count), "--delay-min-ms",
          std::to_string(spec.delay_min_ms), "--delay-max-ms", std::to_string(spec.delay_max_ms),
          "--interval-ms", std::to_string(spec.interval_ms), "--seed",
@@ -106,7 +116,7 @@ WorkerProcess& FaultTest::start_consumer(const std::string& name, const Consumer
                                      "--command-timeout-ms",
                                      std::to_string(spec.command_timeout_ms)};
     if (spec.manual_ack) args.emplace_back("--manual-ack");
-    return spawn(name, args, wrapper);
+    return spawn(name, spec.queue, args, wrapper);
 }
 
 void FaultTest::record_fault(const std::string& kind, const std::string& target,
@@ -189,14 +199,18 @@ Report FaultTest::finish() {
     EXPECT_TRUE(report.early.empty());
     EXPECT_EQ(report.unexplained_duplicates(), 0u);
     // The history says every message was handled; Redis must agree that none is left.
-    const QueueStats stats = admin().stats();
-    EXPECT_EQ(stats.scheduled + stats.ready + stats.in_flight + stats.dead, 0u);
     // One message per id: Redis stored exactly as many messages as distinct ids came out.
     std::set<std::string> delivered_ids;
     for (const auto& d : h.deliveries) delivered_ids.insert(d.id);
-    EXPECT_EQ(stats.totals.sent, delivered_ids.size());
-    EXPECT_EQ(stats.totals.acked, stats.totals.sent);
-    EXPECT_EQ(server_->hlen(test::queue_key(kQueue, "msg")), 0);
+    std::uint64_t sent = 0;
+    for (const std::string& queue : queues_) {
+        const QueueStats stats = admin(queue).stats();
+        EXPECT_EQ(stats.scheduled + stats.ready + stats.in_flight + stats.dead, 0u) << queue;
+        EXPECT_EQ(stats.totals.acked, stats.totals.sent) << queue;
+        EXPECT_EQ(stored_messages(queue), 0) << queue;
+        sent += stats.totals.sent;
+    }
+    EXPECT_EQ(sent, delivered_ids.size());
     return report;
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,7 @@ inline constexpr std::chrono::milliseconds kDeadline = 30s;
 inline constexpr const char* kQueue = "fq";
 
 struct ProducerSpec {
+    std::string queue = kQueue;
     long long count = 20;
     long long delay_min_ms = 0;
     long long delay_max_ms = 0;
@@ -36,6 +38,7 @@ struct ProducerSpec {
 };
 
 struct ConsumerSpec {
+    std::string queue = kQueue;
     long long visibility_ms = 1000;
     long long handler_sleep_ms = 0;
     long long concurrency = 1;
@@ -48,15 +51,24 @@ struct ConsumerSpec {
 
 // One redis-server (appendonly, appendfsync always), a directory of history files, and fault
 // worker processes on them. Faults the test injects go to faults.history with Redis times.
+// A scenario on other servers (a cluster) overrides where Redis is: start_redis,
+// stored_messages and redis_now.
 class FaultTest : public ::testing::Test {
   protected:
     void SetUp() override;
     void TearDown() override;
 
     virtual RedisServerOptions server_options() const;
+    // Starts the Redis of the scenario; returns the URL that the fixture's client and the
+    // workers connect with.
+    virtual std::string start_redis();
+    // The fields of `queue`'s message hash, asked of the server that holds it: finish()'s
+    // check that nothing is left behind the queue's counts.
+    virtual long long stored_messages(const std::string& queue) const;
+    virtual std::int64_t redis_now() const { return server_->time_ms(); }
 
     RedisServer& server() { return *server_; }
-    QueueAdmin admin() { return client_->admin(kQueue); }
+    QueueAdmin admin(const std::string& queue = kQueue) { return client_->admin(queue); }
 
     // Prefixes a worker's command line (e.g. faketime) and adds environment entries.
     struct Wrapper {
@@ -70,7 +82,6 @@ class FaultTest : public ::testing::Test {
                                   const Wrapper& wrapper = {});
     WorkerProcess& worker(const std::string& name) { return *workers_.at(name); }
 
-    std::int64_t redis_now() const { return server_->time_ms(); }
     void record_fault(const std::string& kind, const std::string& target, std::int64_t start_ms,
                       std::int64_t end_ms);
     // kill -9 of a worker, recorded as consumer_kill (or producer_kill).
@@ -95,7 +106,8 @@ class FaultTest : public ::testing::Test {
     std::vector<std::string> connection_addrs(const std::string& name) const;
 
     std::filesystem::path dir_;
-    std::unique_ptr<RedisServer> server_;
+    std::unique_ptr<RedisServer> server_;  // null when start_redis starts other servers
+    std::string url_;                      // start_redis's
     // The URL workers connect with (an ACL user's, say); empty: the server's, as the default
     // user. The fixture's own client (the checks) stays the default user.
     std::string worker_url_;
@@ -104,8 +116,12 @@ class FaultTest : public ::testing::Test {
     std::unique_ptr<HistoryWriter> faults_;
 
   private:
-    WorkerProcess& spawn(const std::string& name, std::vector<std::string> args,
-                         const Wrapper& wrapper);
+    WorkerProcess& spawn(const std::string& name, const std::string& queue,
+                         std::vector<std::string> args, const Wrapper& wrapper);
+
+    // The scenario's queues: kQueue, which workers of their own (HTTP) use too, and every queue
+    // a worker was started on.
+    std::set<std::string> queues_{kQueue};
 };
 
 }  // namespace delayq::fault
