@@ -9,7 +9,13 @@
 namespace delayq::fault {
 namespace {
 
-constexpr const char* kDataLoss = "redis_data_loss";
+// Faults that can undo writes Redis confirmed: a restart without the last writes, or the kill of
+// a primary whose replica took over before it had them. Only they explain a message delivered
+// again after a confirmed ack, or two leases at once.
+const std::set<std::string>& faults_that_lose_writes() {
+    static const std::set<std::string> kinds = {"redis_data_loss", "primary_kill"};
+    return kinds;
+}
 
 // How long a fault that breaks connections keeps delaying acks after it ended: a consumer that
 // failed several times in a row waits up to 5 s before it reconnects (reconnect_delay in
@@ -19,16 +25,19 @@ constexpr std::int64_t kRecoveryMs = 5000;
 // Faults after which a consumer may have finished a handler without its ack reaching Redis
 // before the lease ran out.
 const std::set<std::string>& faults_that_delay_acks() {
-    static const std::set<std::string> kinds = {"consumer_kill", "consumer_stop", "redis_kill",
-                                                "client_kill",   "client_pause",  "debug_sleep",
-                                                kDataLoss};
+    // A slot move holds a queue's calls until it ends (TRYAGAIN); a failover breaks the
+    // connections to the former primary.
+    static const std::set<std::string> kinds = {
+        "consumer_kill", "consumer_stop", "redis_kill", "client_kill",  "client_pause",
+        "debug_sleep",   "slot_move",     "failover",   "primary_kill", "redis_data_loss"};
     return kinds;
 }
 
 std::string explain(const Duplicate& d, const std::vector<FaultEvent>& faults) {
     const bool fenced = d.kind == DuplicateKind::kOverlap || d.earlier_ack == AckStatus::kOk;
     for (const auto& f : faults) {
-        if (fenced ? f.kind != kDataLoss : faults_that_delay_acks().count(f.kind) == 0) continue;
+        const auto& kinds = fenced ? faults_that_lose_writes() : faults_that_delay_acks();
+        if (kinds.count(f.kind) == 0) continue;
         if (!f.target.empty() && f.target != d.earlier.process) continue;
         const std::int64_t effect_end = fenced ? f.end_ms : f.end_ms + kRecoveryMs;
         if (effect_end < d.earlier.delivered_at_ms || f.start_ms > d.later.delivered_at_ms) {

@@ -47,9 +47,10 @@ struct Report {
 // Judges a merged history. Duplicates are explained by a fault that can cause them and that
 // overlaps, in Redis time, the span from the earlier delivery to the later one, and hit the
 // earlier delivery's process (or every process): a killed or stopped consumer, a killed
-// connection, a paused or sleeping or restarted Redis. An acked-and-confirmed message delivered
-// again, or two overlapping leases, break the library's fencing whatever the faults, and only a
-// fault of kind redis_data_loss explains them.
+// connection, a paused or sleeping or restarted Redis, a slot move, a failover. An
+// acked-and-confirmed message delivered again, or two overlapping leases, break the library's
+// fencing whatever the faults, and only a fault that loses confirmed writes explains them:
+// redis_data_loss, or primary_kill (a replica that had not yet received them took over).
 Report check(const History& history);
 
 }  // namespace delayq::fault

@@ -150,6 +150,18 @@ TEST(FaultChecker, DeliveryAfterAConfirmedAckIsExplainedByDataLoss) {
     EXPECT_EQ(r.duplicates[0].cause, "redis_data_loss");
 }
 
+TEST(FaultChecker, DeliveryAfterAConfirmedAckIsExplainedByAKilledPrimaryNotAFailover) {
+    History h = clean();
+    h.deliveries.push_back(delivered("c2", "m1", 2, 3000, 3001, 11));
+    // A coordinated failover loses no write: it cannot excuse a confirmed ack undone.
+    h.faults.push_back({"failover", "", 2000, 2000});
+    EXPECT_EQ(check(h).unexplained_duplicates(), 1u);
+    h.faults.push_back({"primary_kill", "", 2500, 2500});
+    const Report r = check(h);
+    ASSERT_EQ(r.duplicates.size(), 1u);
+    EXPECT_EQ(r.duplicates[0].cause, "primary_kill");
+}
+
 TEST(FaultChecker, DeliveryAfterARequestedAckNeedsAFault) {
     History h = clean();
     h.acks[0].status = AckStatus::kRequested;
