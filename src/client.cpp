@@ -70,10 +70,11 @@ WakeHub& ClientCore::wake_hub() {
 Connection ClientCore::open(const Endpoint& endpoint) {
     Connection conn(endpoint, Timeouts{options_.connect_timeout, options_.command_timeout},
                     tls_.get());
+    const std::string node = endpoint.describe();
     std::lock_guard lock(check_mutex_);
-    if (!checked_) {
+    if (!checked_.contains(node)) {
         check_server(conn, endpoint);
-        checked_ = true;
+        checked_.insert(node);
     }
     return conn;
 }
@@ -168,11 +169,20 @@ std::vector<std::string> Client::queues() const {
 }
 
 EngineStatus Client::engine() const {
-    detail::ConnectionPool& pool = core_->any_pool();
-    auto conn = pool.acquire();
-    detail::NodeEngine& node = pool.engine();
-    node.use_functions(*conn);
-    return node.status();
+    // Each primary of a cluster decides for its own slots' calls: the first that runs scripts
+    // says so, named, else every one runs the library.
+    EngineStatus out;
+    for (detail::ConnectionPool* pool : core_->topology().primaries()) {
+        auto conn = pool->acquire();
+        detail::NodeEngine& node = pool->engine();
+        node.use_functions(*conn);
+        out = node.status();
+        if (out.mode == ScriptEngine::kScripts) {
+            if (core_->topology().cluster()) out.reason = conn->where() + ": " + out.reason;
+            return out;
+        }
+    }
+    return out;
 }
 
 FunctionAdmin Client::functions() const { return FunctionAdmin(core_); }

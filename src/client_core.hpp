@@ -2,6 +2,8 @@
 
 #include <memory>
 #include <mutex>
+#include <set>
+#include <string>
 
 #include "delayq/options.hpp"
 #include "queue_registry.hpp"
@@ -39,15 +41,16 @@ class ClientCore {
     QueueRegistry& queues() { return queues_; }
 
   private:
-    // A new connection to one node. The first connection of a client also checks the server;
-    // a failed check is repeated on the next connection.
+    // A new connection to one node. The first connection to each node (every primary of a
+    // cluster) also checks the server; a failed check is repeated on the next connection.
     Connection open(const Endpoint& endpoint);
     void check_server(Connection& conn, const Endpoint& endpoint);
 
     ClientOptions options_;
     std::unique_ptr<TlsContext> tls_;  // for rediss:// only
     std::mutex check_mutex_;
-    bool checked_ = false;
+    // The nodes checked, host:port: bounded like the pools, by the nodes ever seen.
+    std::set<std::string> checked_;
     Topology topology_;
     // After the topology: its threads use the pools. Stopped after every Queue (each holds
     // this client).

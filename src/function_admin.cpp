@@ -33,19 +33,37 @@ FunctionAdmin::FunctionAdmin(std::shared_ptr<detail::ClientCore> core) : core_(s
 
 FunctionsStatus FunctionAdmin::status() const {
     const detail::FunctionLibrary& ours = detail::scripts::kLibrary;
-    auto conn = core_->any_pool().acquire();
     FunctionsStatus out;
     out.library = ours.name;
-    for (auto& listed : detail::list_libraries(*conn, kLibraryPattern)) {
-        if (!detail::is_delayq_library_name(listed.name)) continue;
-        LibraryInfo info{.name = std::move(listed.name), .functions = std::move(listed.functions)};
-        info.this_build = info.name == ours.name;
-        out.libraries.push_back(std::move(info));
+    bool ours_everywhere = true;  // this build's code wherever its name is
+    for (detail::ConnectionPool* node : core_->topology().primaries()) {
+        auto conn = node->acquire();
+        for (auto& listed : detail::list_libraries(*conn, kLibraryPattern)) {
+            if (!detail::is_delayq_library_name(listed.name)) continue;
+            const auto known =
+                std::find_if(out.libraries.begin(), out.libraries.end(),
+                             [&](const LibraryInfo& info) { return info.name == listed.name; });
+            if (known != out.libraries.end()) continue;
+            LibraryInfo info{.name = std::move(listed.name),
+                             .functions = std::move(listed.functions)};
+            info.this_build = info.name == ours.name;
+            out.libraries.push_back(std::move(info));
+        }
+        const auto check = detail::find_library(*conn, ours);
+        if (check && check->outcome == detail::LibraryCheck::Outcome::kRefused) {
+            throw_refusal(*check);
+        }
+        if (check && check->outcome == detail::LibraryCheck::Outcome::kMismatch) {
+            ours_everywhere = false;
+        }
+        if (!check || check->outcome != detail::LibraryCheck::Outcome::kReady) {
+            out.missing_on.push_back(conn->where());
+        }
     }
-    const auto check = detail::find_library(*conn, ours);
-    if (check && check->outcome == detail::LibraryCheck::Outcome::kRefused) throw_refusal(*check);
-    out.loaded = check && check->outcome == detail::LibraryCheck::Outcome::kReady;
-    for (LibraryInfo& info : out.libraries) info.code_matches = info.this_build && out.loaded;
+    std::sort(out.libraries.begin(), out.libraries.end(),
+              [](const LibraryInfo& a, const LibraryInfo& b) { return a.name < b.name; });
+    out.loaded = out.missing_on.empty();
+    for (LibraryInfo& info : out.libraries) info.code_matches = info.this_build && ours_everywhere;
     return out;
 }
 

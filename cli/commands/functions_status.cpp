@@ -21,7 +21,10 @@ Json status_json(const FunctionsStatus& s) {
                              {"code_matches", l.code_matches},
                              {"functions", l.functions}});
     }
-    return {{"library", s.library}, {"loaded", s.loaded}, {"libraries", libraries}};
+    return {{"library", s.library},
+            {"loaded", s.loaded},
+            {"libraries", libraries},
+            {"missing_on", s.missing_on}};
 }
 
 // What this build's line says of its library.
@@ -42,6 +45,12 @@ int show_functions_status(bool json, const Invocation& invocation) {
         return s.loaded ? kExitOk : kExitFailure;
     }
     std::printf("this build: %s, %s\n", s.library.c_str(), ours_text(s).c_str());
+    // On a cluster, the primaries whose slots' calls load it or run scripts.
+    if (!s.missing_on.empty()) {
+        std::string nodes;
+        for (const std::string& node : s.missing_on) nodes += (nodes.empty() ? "" : ", ") + node;
+        std::printf("not loaded on: %s\n", nodes.c_str());
+    }
     Table table({"LIBRARY", "THIS_BUILD", "FUNCTIONS"});
     for (const LibraryInfo& l : s.libraries) {
         const std::string mine = !l.this_build ? "no" : l.code_matches ? "yes" : "other code";

@@ -52,7 +52,8 @@ class Client {
     std::string shared_secret() const;
 
     // Whether the operations run as the function library (FCALL) or as scripts (EVALSHA), and
-    // why; connects and checks the library first if no operation has yet.
+    // why; connects and checks the library first if no operation has yet. On a Redis Cluster,
+    // every primary: the first that runs scripts, with its host:port in the reason.
     EngineStatus engine() const;
     // The function library on the server, for operators: load ahead, status, prune.
     FunctionAdmin functions() const;

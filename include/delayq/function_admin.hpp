@@ -23,11 +23,18 @@ struct LibraryInfo {
     std::vector<std::string> functions{};  // sorted
 };
 
+// On a Redis Cluster, of every primary: each runs the calls of its own slots, so each needs the
+// library.
 struct FunctionsStatus {
     std::string library{};  // this build's library, delayq_<layout>_<hash>
-    // This build's library is loaded with exactly this build's code: clients call it.
+    // This build's library is loaded with exactly this build's code (on every primary):
+    // clients call it.
     bool loaded = false;
-    std::vector<LibraryInfo> libraries{};  // every delayq library on the server, by name
+    // Every delayq library on the server (any primary), by name. Of this build's, code_matches
+    // holds when every primary that has it holds this build's code.
+    std::vector<LibraryInfo> libraries{};
+    // The primaries (host:port) without this build's library and code: empty when loaded.
+    std::vector<std::string> missing_on{};
 };
 
 enum class LoadStatus {
@@ -64,7 +71,7 @@ struct PruneResult {
 // off the library).
 class FunctionAdmin {
   public:
-    // What the server holds; loads and deletes nothing.
+    // What the server (every primary) holds; loads and deletes nothing.
     FunctionsStatus status() const;
     // Loads this build's library unless it is there (idempotent); never replaces a library.
     LoadResult load() const;
