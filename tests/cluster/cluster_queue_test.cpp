@@ -16,6 +16,7 @@
 #include "support/consumer_options.hpp"
 #include "support/fixture.hpp"
 #include "support/redis_cluster.hpp"
+#include "support/test_certificates.hpp"
 
 namespace delayq::test {
 namespace {
@@ -135,6 +136,80 @@ TEST_F(ClusterQueueTest, OneDeadSeedDoesNotStopAStart) {
     Client client(url);
     Queue q = client.queue(cluster().name_served_by(0, "seed"));
     EXPECT_FALSE(q.send("x").id.empty());
+}
+
+// Each primary runs its own slots' calls, so the library's status is every primary's.
+TEST_F(ClusterQueueTest, FunctionsStatusAndLoadCoverEveryPrimary) {
+    Client client(cluster().seeds_url());
+    const FunctionAdmin functions = client.functions();
+    functions.load();
+    const std::size_t bare = cluster().primaries().back();
+    ASSERT_EQ(cluster().node(bare).command({"FUNCTION", "DELETE", functions.status().library}).str,
+              "OK");
+    const FunctionsStatus missing = functions.status();
+    EXPECT_FALSE(missing.loaded);
+    EXPECT_EQ(missing.missing_on,
+              std::vector<std::string>{"127.0.0.1:" + std::to_string(cluster().node(bare).port())});
+    ASSERT_EQ(missing.libraries.size(), 1U);  // still on the other primaries
+    EXPECT_TRUE(missing.libraries[0].code_matches);
+
+    EXPECT_EQ(functions.load().status, LoadStatus::kLoaded);
+    const FunctionsStatus loaded = functions.status();
+    EXPECT_TRUE(loaded.loaded);
+    EXPECT_TRUE(loaded.missing_on.empty());
+    EXPECT_EQ(client.engine().mode, ScriptEngine::kFunctions);
+}
+
+// The server check (version, maxmemory-policy) runs on every node a client reaches, not only
+// the first: one evicting primary is refused where it serves, and only there.
+TEST_F(ClusterQueueTest, EachPrimaryIsCheckedBeforeItIsUsed) {
+    const std::size_t evicting = cluster().primaries().back();
+    RedisServer& node = cluster().node(evicting);
+    ASSERT_FALSE(node.command({"CONFIG", "SET", "maxmemory-policy", "allkeys-lru"}).is_error());
+    ClientOptions options;
+    options.refuse_evicting_server = true;
+    {
+        Client client(cluster().seeds_url(), options);
+        EXPECT_FALSE(client.queue(cluster().name_served_by(0, "checked")).send("x").id.empty());
+        const std::string refused = cluster().name_served_by(evicting, "checked");
+        EXPECT_THROW(client.queue(refused).send("x"), ConfigurationError);
+        EXPECT_EQ(node.command({"EXISTS", queue_key(refused, "pending")}).integer, 0);
+    }
+    ASSERT_FALSE(node.command({"CONFIG", "SET", "maxmemory-policy", "noeviction"}).is_error());
+}
+
+// A TLS-only cluster: every primary the client discovers is reached over TLS, its certificate
+// checked against the address the cluster announces (127.0.0.1, in the certificate's names).
+TEST(ClusterTlsTest, EveryPrimaryIsReachedOverTlsAndItsCertificateChecked) {
+    const TestCertificates certificates;
+    RedisCluster cluster(
+        RedisClusterOptions{.replicas_per_primary = 0,
+                            // The cluster bus always asks a connecting node for a certificate, and
+                            // the server's is for server authentication only.
+                            .extra_args = {"--tls-client-cert-file", certificates.client_cert(),
+                                           "--tls-client-key-file", certificates.client_key()},
+                            .tls = RedisServerTls{.cert_file = certificates.server_cert(),
+                                                  .key_file = certificates.server_key(),
+                                                  .ca_file = certificates.ca()}});
+    ASSERT_TRUE(cluster.seeds_url().starts_with("rediss://"));
+    ClientOptions options;
+    options.tls.ca_file = certificates.ca();
+    Client client(cluster.seeds_url(), options);
+    for (const std::size_t p : cluster.primaries()) {
+        const std::string name = cluster.name_served_by(p, "tls");
+        const SendResult sent = client.queue(name).send("over tls");
+        const FetchResult f = client.leases(name).fetch(1, 30s);
+        ASSERT_EQ(f.deliveries.size(), 1U) << name;
+        EXPECT_EQ(f.deliveries[0].id(), sent.id);
+        EXPECT_EQ(client.leases(name).ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
+    }
+    // A client that trusts another CA reaches no node, and writes nothing.
+    ClientOptions wrong;
+    wrong.tls.ca_file = certificates.other_ca();
+    Client refused(cluster.seeds_url(), wrong);
+    const std::string name = cluster.name_served_by(0, "refused");
+    EXPECT_THROW(refused.queue(name).send("x"), ConnectionError);
+    EXPECT_EQ(cluster.node(0).command({"EXISTS", queue_key(name, "pending")}).integer, 0);
 }
 
 TEST_F(ClusterQueueTest, AListOfServersThatIsNotAClusterIsRefused) {

@@ -25,12 +25,13 @@ std::vector<std::string> node_args(const RedisClusterOptions& options) {
     // cluster learns of a replication offset above 0; on an idle cluster only the primary's
     // replication ping (every 10 s by default) moves the offset.
     args.insert(args.end(), {"--repl-ping-replica-period", "1"});
+    if (options.tls) args.insert(args.end(), {"--tls-cluster", "yes", "--tls-replication", "yes"});
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
     return args;
 }
 
-std::string url_of(const std::vector<int>& ports) {
-    std::string out = "redis://";
+std::string url_of(const std::vector<int>& ports, bool tls) {
+    std::string out = tls ? "rediss://" : "redis://";
     for (std::size_t i = 0; i < ports.size(); ++i) {
         if (i > 0) out += ',';
         out += "127.0.0.1:" + std::to_string(ports[i]);
@@ -44,6 +45,7 @@ RedisCluster::RedisCluster(RedisClusterOptions options) : options_(std::move(opt
     if (options_.primaries == 0) throw std::invalid_argument("a cluster needs a primary");
     const std::size_t count = options_.primaries * (1 + options_.replicas_per_primary);
     const RedisServerOptions server{.extra_args = node_args(options_),
+                                    .tls = options_.tls,
                                     .appendonly = options_.appendonly,
                                     .reserve_bus_port = true};
     for (std::size_t i = 0; i < count; ++i) nodes_.push_back(std::make_unique<RedisServer>(server));
@@ -153,12 +155,14 @@ std::size_t RedisCluster::primary_of_slot(int slot) const {
     throw std::runtime_error("no node of the cluster is running");
 }
 
-std::string RedisCluster::url() const { return url_of({node(primaries().at(0)).port()}); }
+std::string RedisCluster::url() const {
+    return url_of({node(primaries().at(0)).port()}, options_.tls.has_value());
+}
 
 std::string RedisCluster::seeds_url() const {
     std::vector<int> ports;
     for (const std::size_t i : primaries()) ports.push_back(node(i).port());
-    return url_of(ports);
+    return url_of(ports, options_.tls.has_value());
 }
 
 void RedisCluster::failover(std::size_t replica) {

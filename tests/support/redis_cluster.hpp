@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,11 @@ struct RedisClusterOptions {
     std::chrono::milliseconds node_timeout{1000};
     bool appendonly = false;                // so that data survives restart()
     std::vector<std::string> extra_args{};  // for every node
+    // TLS-only nodes (RedisServerTls): clients, the cluster bus and replication all speak TLS,
+    // and the URLs are rediss://. The bus asks every connecting node for a certificate: give
+    // one for client authentication (--tls-client-cert-file, --tls-client-key-file) in
+    // extra_args when the server's is for server authentication only.
+    std::optional<RedisServerTls> tls{};
 };
 
 // A real Redis Cluster on loopback for one test or suite: every node a RedisServer with its own
