@@ -22,7 +22,9 @@ const char* const kUsage = R"(usage: delayq-bench [options]
 Measures delayq on a redis-server of its own (or --redis URL). Prints one JSON object per line
 on stdout and a readable table on stderr at the end; progress goes to stderr.
   --mode LIST          comma-separated: enqueue,e2e,latency,memory,backlog,idle,profile,
-                       precision (default: all of them)
+                       precision (default: all of them), and cluster (not in the default)
+  --cluster            --mode cluster: a 3-primary Redis Cluster of its own against the
+                       standalone server (bench/cluster.cpp)
   --n N                messages per run (default: per mode)
   --runs R             repeat each measurement R times and report the median (default 1)
   --quick              tiny sizes: a smoke test of a few seconds
@@ -101,6 +103,8 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.n = parse_count(value());
         } else if (a == "--runs") {
             s.runs = std::max(1, std::stoi(value()));
+        } else if (a == "--cluster") {
+            s.modes = {"cluster"};
         } else if (a == "--quick") {
             s.quick = true;
         } else if (a == "--redis") {
@@ -328,6 +332,8 @@ int run(Settings settings) {
             run_profile(ctx);
         } else if (mode == "precision") {
             run_precision(ctx);
+        } else if (mode == "cluster") {
+            run_cluster(ctx);
         } else {
             throw std::invalid_argument("unknown mode " + mode);
         }

@@ -19,6 +19,7 @@ void run_backlog(Context& ctx);
 void run_idle(Context& ctx);
 void run_profile(Context& ctx);
 void run_precision(Context& ctx);
+void run_cluster(Context& ctx);
 
 // A send before any measured window, so that script loading is not measured.
 void warm_up(Context& ctx);
