@@ -68,7 +68,7 @@ void on_threads(const std::function<void(std::size_t)>& body) {
 
 // n messages due now over `queues` (round robin per batch), sent, then leased and acked, each
 // phase measured on `nodes`. Fields: <phase>_cpu_us_per_msg and <phase>_cpu_s_by_node.
-Json send_and_drain(const Context& ctx, const std::string& url,
+Json send_and_drain(const Context& ctx, const std::string& variant, const std::string& url,
                     const std::vector<std::string>& nodes, const std::vector<std::string>& queues,
                     std::size_t n) {
     Client client(url, ctx.settings().client_options);
@@ -80,7 +80,10 @@ Json send_and_drain(const Context& ctx, const std::string& url,
         client.queue(q).send(payload16(), {.delay = std::chrono::hours(1), .id = "warm"});
         client.queue(q).cancel("warm");
     }
-    Json out{{"mode", "cluster"}, {"n", batches * kBatch}, {"queues", queues.size()}};
+    Json out{{"mode", "cluster"},
+             {"variant", variant},
+             {"n", batches * kBatch},
+             {"queues", queues.size()}};
     const auto report = [&](const std::string& phase) {
         out[phase + "_cpu_us_per_msg"] =
             tidy(cpu.total_s() * 1e6 / static_cast<double>(batches * kBatch));
@@ -175,7 +178,7 @@ Json slot_move(const Context& ctx, test::RedisCluster& cluster, std::size_t pend
 }  // namespace
 
 void run_cluster(Context& ctx) {
-    const std::size_t n = ctx.n_or(200'000, 2'000);
+    const std::size_t n = ctx.n_or(300'000, 30'000);
     note("cluster: starting 3 primaries");
     test::RedisCluster cluster(test::RedisClusterOptions{.replicas_per_primary = 0});
     const std::vector<std::string> primaries = urls_of_primaries(cluster);
@@ -184,8 +187,8 @@ void run_cluster(Context& ctx) {
     for (int run = 0; run < ctx.settings().runs; ++run) {
         const std::string q = ctx.fresh_queue("cluster");
         Json line{{"mode", "cluster"}, {"variant", "one_queue"}};
-        const Json alone = send_and_drain(ctx, ctx.url(), {ctx.url()}, {q}, n);
-        const Json on_cluster = send_and_drain(ctx, cluster.seeds_url(), primaries, {q}, n);
+        const Json alone = send_and_drain(ctx, "", ctx.url(), {ctx.url()}, {q}, n);
+        const Json on_cluster = send_and_drain(ctx, "", cluster.seeds_url(), primaries, {q}, n);
         line["n"] = alone["n"];
         for (const std::string phase : {"send", "deliver_ack"}) {
             const std::string field = phase + "_cpu_us_per_msg";
@@ -199,8 +202,15 @@ void run_cluster(Context& ctx) {
 
         std::vector<std::string> queues;
         for (int i = 0; i < 30; ++i) queues.push_back(ctx.fresh_queue("spread"));
-        Json wide = send_and_drain(ctx, cluster.seeds_url(), primaries, queues, n);
-        wide["variant"] = "spread_30";
+        Json wide = send_and_drain(ctx, "spread_30", cluster.seeds_url(), primaries, queues, n);
+        // Names hash to slots at random: how evenly the 30 fell on the primaries.
+        Json by_node = Json::array();
+        for (const std::size_t p : cluster.primaries()) {
+            by_node.push_back(std::count_if(queues.begin(), queues.end(), [&](const auto& q) {
+                return cluster.primary_of_slot(test::RedisCluster::slot_of("{" + q + "}")) == p;
+            }));
+        }
+        wide["queues_by_node"] = by_node;
         wide["send_share_by_node"] = shares(wide["send_cpu_s_by_node"]);
         wide["deliver_ack_share_by_node"] = shares(wide["deliver_ack_cpu_s_by_node"]);
         spread.push_back(wide);
