@@ -124,6 +124,27 @@ TEST_F(SentinelQueueTest, TheSentinelPasswordGoesToTheSentinels) {
     }
 }
 
+// The roles `delayq acl` prints are enough for a Sentinel client (ROLE on the master), with the
+// users made alike on both data servers, as an operator does: ACL users are not replicated.
+TEST_F(SentinelQueueTest, AWriterRoleUserRunsThroughTheSentinels) {
+    const std::string name = "sentinel-acl";
+    const std::string user = "sentinel-writer";
+    for (std::size_t i = 0; i < 2; ++i) {
+        for (const auto& command :
+             acl_commands(user, AclRole::kWriter, {*QueuePattern::parse(name)})) {
+            const RawReply r = set().server(i).command(command);
+            ASSERT_FALSE(r.is_error()) << redis_cli_line(command) << ": " << r.str;
+        }
+        ASSERT_FALSE(set().server(i).command({"ACL", "SETUSER", user, ">pw"}).is_error());
+    }
+    Client client(url_with(user + ":pw@" + sentinels(), set().master_name()));
+    const SendResult sent = client.queue(name).send("x");
+    const FetchResult f = client.leases(name).fetch(1, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1U);
+    EXPECT_EQ(f.deliveries[0].id(), sent.id);
+    EXPECT_EQ(client.leases(name).ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
+}
+
 TEST(SentinelOptionsTest, SentinelOptionsWithAnotherUrlAreRefused) {
     EXPECT_THROW(Client("redis://127.0.0.1:6379", ClientOptions{.sentinel = {.password = "pw"}}),
                  InvalidArgument);
