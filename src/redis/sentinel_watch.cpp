@@ -49,9 +49,9 @@ void SentinelWatch::session(const Endpoint& sentinel) {
     const Reply reply = conn.command({"SUBSCRIBE", kChannel});
     check_permission(reply, "SUBSCRIBE", kChannel);
     if (reply.is_error()) throw ServerError("SUBSCRIBE +switch-master failed: " + reply.str);
-    // A switch made while no sentinel was heard is learnt by asking.
-    if (listened_) switched_();
-    listened_ = true;
+    // A switch made while no sentinel was heard (before the first subscription too) is learnt
+    // by asking.
+    switched_();
     bool pinged = false;
     while (!stop_.load()) {
         const auto message = conn.read_pushed(kQuiet, bell_.fd());

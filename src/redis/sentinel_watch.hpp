@@ -16,7 +16,7 @@ namespace delayq::detail {
 // a consumer that only waits would otherwise wait on the old master. One thread and one
 // connection, to one sentinel at a time; a sentinel that fails or stops answering is left for
 // the next, with back-off. `switched` runs on this thread when the master changed, and after
-// each resubscription (a switch may have been missed meanwhile); it must not throw.
+// each subscription (a switch may have been missed before it); it must not throw.
 class SentinelWatch : public Loop {
   public:
     SentinelWatch(std::vector<Endpoint> sentinels, std::string master_name, SentinelConnect connect,
@@ -40,7 +40,6 @@ class SentinelWatch : public Loop {
     const std::function<void()> switched_;
     EventFd bell_;  // the stop
     std::atomic<bool> stop_{false};
-    bool listened_ = false;  // a subscription was made before: the next one asks at once
 };
 
 }  // namespace delayq::detail
