@@ -145,6 +145,18 @@ TEST_F(SentinelQueueTest, AWriterRoleUserRunsThroughTheSentinels) {
     EXPECT_EQ(client.leases(name).ack(f.deliveries[0].lease()).status, LeaseStatus::kAcked);
 }
 
+// READONLY is a failover's sign under Sentinel only: a client given a replica's own URL is told
+// so, as a ServerError, rather than asking anyone where the master went.
+TEST_F(SentinelQueueTest, AReplicasOwnUrlGetsReadOnlyAsAServerError) {
+    Client client(set().server(1).url());
+    try {
+        client.queue("to-a-replica").send("x");
+        FAIL() << "a replica took a write";
+    } catch (const ServerError& e) {
+        EXPECT_NE(std::string(e.what()).find("READONLY"), std::string::npos) << e.what();
+    }
+}
+
 TEST(SentinelOptionsTest, SentinelOptionsWithAnotherUrlAreRefused) {
     EXPECT_THROW(Client("redis://127.0.0.1:6379", ClientOptions{.sentinel = {.password = "pw"}}),
                  InvalidArgument);
