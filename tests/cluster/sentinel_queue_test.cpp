@@ -229,6 +229,24 @@ TEST(SentinelFailoverTest, ProducerAndConsumerFollowAFailover) {
     EXPECT_TRUE(eventually([&] { return wake_subscribers(set.server(0), name) == 0; }));
 }
 
+// A client that only waits makes no call that could meet the demoted master: it learns of the
+// failover from the sentinels' +switch-master alone, and its waiter moves.
+TEST(SentinelFailoverTest, AWaiterMovesOnTheSentinelsAnnouncement) {
+    RedisSentinelSet set;
+    Client client(set.url());
+    const std::string name = "waiting";
+    Waiter waiter(client.leases(name));
+    waiter.start();
+    ASSERT_TRUE(eventually([&] { return wake_subscribers(set.server(0), name) == 1; }));
+    ASSERT_EQ(waiter.stats().subscriptions, 1U);
+
+    set.failover();
+    EXPECT_TRUE(eventually([&] { return wake_subscribers(set.server(1), name) == 1; }));
+    EXPECT_TRUE(eventually([&] { return waiter.stats().subscriptions == 2U; }));
+    EXPECT_TRUE(eventually([&] { return wake_subscribers(set.server(0), name) == 0; }));
+    waiter.stop();
+}
+
 TEST(SentinelFailoverTest, AConsumerIsWokenOnTheNewMasterAfterItsMasterWasKilled) {
     RedisSentinelSet set;
     Client client(set.url());
