@@ -39,6 +39,37 @@ void add_tls_options(CLI::App& root, TlsOptions& tls) {
         ->envname("DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY");
 }
 
+// The sentinels of a redis+sentinel:// URL have credentials and TLS of their own: the URL's
+// and --redis-password-file are the data servers'.
+void add_sentinel_options(CLI::App& root, Invocation& invocation) {
+    root.add_option("--redis-sentinel-password-file", invocation.redis_sentinel_password_file,
+                    "With a redis+sentinel:// URL: file holding the sentinels' password (one "
+                    "trailing newline is ignored). Used first; then "
+                    "$DELAYQ_REDIS_SENTINEL_PASSWORD")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_SENTINEL_PASSWORD_FILE");
+    TlsOptions& tls = invocation.redis_sentinel_tls;
+    root.add_option("--redis-sentinel-tls-ca", tls.ca_file,
+                    "TLS to the sentinels (also on with rediss+sentinel://): the CA certificates "
+                    "(PEM) their certificates must chain to (default: --redis-tls-ca's)")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_SENTINEL_TLS_CA");
+    root.add_option("--redis-sentinel-tls-cert", tls.cert_file,
+                    "Client certificate (PEM) for sentinels that require one; with "
+                    "--redis-sentinel-tls-key")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_SENTINEL_TLS_CERT");
+    root.add_option("--redis-sentinel-tls-key", tls.key_file,
+                    "The unencrypted private key (PEM) of --redis-sentinel-tls-cert")
+        ->type_name("FILE")
+        ->envname("DELAYQ_REDIS_SENTINEL_TLS_KEY");
+    root.add_option("--redis-sentinel-tls-server-name", tls.server_name,
+                    "The name the sentinels' certificates must carry, also sent as SNI "
+                    "(default: each sentinel's host in the URL)")
+        ->type_name("NAME")
+        ->envname("DELAYQ_REDIS_SENTINEL_TLS_SERVER_NAME");
+}
+
 }  // namespace
 
 CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
@@ -49,7 +80,8 @@ CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
     root_.fallthrough();
     root_
         .add_option("--redis", invocation_.redis,
-                    "Redis URL: redis://[user[:password]@]host[:port][/db] or "
+                    "Redis URL: redis://[user[:password]@]host[:port][/db], "
+                    "redis+sentinel://[user[:password]@]host[:port],.../MASTER[/db] or "
                     "unix:///path/to/socket[?db=N] (default: $DELAYQ_REDIS_URL, else a "
                     "local redis-server that delayq starts and manages itself)")
         ->type_name("URL");
@@ -60,6 +92,7 @@ CommandSet::CommandSet(CLI::App& root, Invocation& invocation)
                     "then the URL's password. With redis://USER@host the URL names the ACL user")
         ->type_name("FILE");
     add_tls_options(root_, invocation_.redis_tls);
+    add_sentinel_options(root_, invocation_);
 }
 
 CLI::App& CommandSet::parent_of(std::string_view path) {

@@ -26,6 +26,9 @@ struct Invocation {
     std::string redis;  // --redis URL; empty: $DELAYQ_REDIS_URL, else the managed local server
     std::string redis_password_file;  // --redis-password-file; empty: $DELAYQ_REDIS_PASSWORD
     TlsOptions redis_tls;  // --redis-tls-*, else $DELAYQ_REDIS_TLS_*: for a rediss:// URL
+    // For a redis+sentinel:// URL: the sentinels' own password and TLS.
+    std::string redis_sentinel_password_file;  // empty: $DELAYQ_REDIS_SENTINEL_PASSWORD
+    TlsOptions redis_sentinel_tls;             // --redis-sentinel-tls-*
     TrailingCommand trailing;
 };
 

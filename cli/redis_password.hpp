@@ -11,4 +11,8 @@ namespace delayq::cli {
 // or holds no password; the error never shows the file's content.
 std::optional<std::string> redis_password(const std::string& file);
 
+// The same for the sentinels of a redis+sentinel:// URL: --redis-sentinel-password-file, else
+// $DELAYQ_REDIS_SENTINEL_PASSWORD.
+std::optional<std::string> sentinel_password(const std::string& file);
+
 }  // namespace delayq::cli

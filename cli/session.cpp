@@ -18,6 +18,8 @@ Session::Session(const Invocation& invocation) : url_(invocation.redis) {
         url_ = LocalRedis(LocalRedis::default_dir()).url();
     }
     options_.password = redis_password(invocation.redis_password_file);
+    options_.sentinel.password = sentinel_password(invocation.redis_sentinel_password_file);
+    options_.sentinel.tls = invocation.redis_sentinel_tls;
 }
 
 const Client& Session::client() {

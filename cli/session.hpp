@@ -11,7 +11,8 @@ namespace delayq::cli {
 
 // The Redis server a command talks to: --redis, else $DELAYQ_REDIS_URL, else the managed local
 // one, with the global options' TLS settings; and its password, when not in the URL:
-// --redis-password-file, else $DELAYQ_REDIS_PASSWORD. Nothing is contacted (or started) before
+// --redis-password-file, else $DELAYQ_REDIS_PASSWORD; the sentinels' password and TLS for a
+// redis+sentinel:// URL likewise (--redis-sentinel-*). Nothing is contacted (or started) before
 // connect(), so that a command can check all of its input first and write nothing when any of
 // it is bad.
 class Session {

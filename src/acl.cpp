@@ -11,10 +11,12 @@ namespace {
 
 // What the client sends outside scripts: PING (Client::ping), INFO (the server check on the
 // first connection), TIME (server_time, the waiter's clock), SELECT (a URL's /db), SCAN
-// (Client::queues), SSUBSCRIBE (the waiter); CLUSTER SHARDS and ASKING for the cluster client to
-// come. AUTH and HELLO need no grant.
+// (Client::queues), SSUBSCRIBE (the waiter); CLUSTER SHARDS and ASKING for the cluster client,
+// ROLE for the Sentinel client (a master the sentinels name must say it is one). AUTH and HELLO
+// need no grant.
 constexpr std::array kReaderCommands = {
     "+ping", "+info", "+time", "+select", "+scan", "+ssubscribe", "+cluster|shards", "+asking",
+    "+role",
     // The read-only scripts (flags=no-writes) as functions, FUNCTION LIST to check the loaded
     // library's code first, and as scripts where the library is not loaded (the fallback);
     // then what they call.

@@ -50,13 +50,51 @@ std::unique_ptr<TlsContext> make_tls(const Endpoint& endpoint, const TlsOptions&
     return std::make_unique<TlsContext>(options);
 }
 
+// The sentinels of `url` as the options say to reach them: their own user and password, and
+// TLS when the URL asks it for the data servers (rediss+sentinel://) or the sentinel TLS
+// options are set.
+void reach_sentinels(SentinelUrl& url, const SentinelOptions& options) {
+    for (Endpoint& sentinel : url.sentinels) {
+        sentinel.user = options.user;
+        sentinel.password = options.password.value_or("");
+        sentinel.tls = url.data.tls || options.tls.any_set();
+    }
+}
+
+std::unique_ptr<TlsContext> make_sentinel_tls(const std::vector<Endpoint>& sentinels,
+                                              const ClientOptions& options) {
+    if (!sentinels.front().tls) return nullptr;
+    // The data servers' settings serve both, unless the sentinels have their own.
+    return make_tls(sentinels.front(),
+                    options.sentinel.tls.any_set() ? options.sentinel.tls : options.tls);
+}
+
 }  // namespace
+
+ClientCore::ClientCore(SentinelUrl url, ClientOptions options)
+    : options_(std::move(options)),
+      tls_(make_tls(url.data, options_.tls)),
+      sentinel_tls_(make_sentinel_tls(url.sentinels, options_)),
+      topology_(Topology::Settings{.seeds = {url.data},
+                                   .max_idle = options_.pool_size,
+                                   .engine = options_.engine,
+                                   .library = &scripts::kLibrary,
+                                   .sentinels = std::move(url.sentinels),
+                                   .master_name = std::move(url.master_name),
+                                   .connect_sentinel =
+                                       [this](const Endpoint& e) { return open_sentinel(e); }},
+                [this](const Endpoint& endpoint) { return open(endpoint); }) {}
 
 ClientCore::ClientCore(std::vector<Endpoint> seeds, ClientOptions options)
     : options_(std::move(options)),
       tls_(make_tls(seeds.at(0), options_.tls)),
-      topology_(Topology::Settings{std::move(seeds), options_.pool_size, options_.engine,
-                                   &scripts::kLibrary},
+      topology_(Topology::Settings{.seeds = std::move(seeds),
+                                   .max_idle = options_.pool_size,
+                                   .engine = options_.engine,
+                                   .library = &scripts::kLibrary,
+                                   .sentinels = {},
+                                   .master_name = {},
+                                   .connect_sentinel = {}},
                 [this](const Endpoint& endpoint) { return open(endpoint); }) {}
 
 ClientCore::~ClientCore() = default;
@@ -77,6 +115,11 @@ Connection ClientCore::open(const Endpoint& endpoint) {
         checked_.insert(node);
     }
     return conn;
+}
+
+Connection ClientCore::open_sentinel(const Endpoint& endpoint) {
+    return Connection(endpoint, Timeouts{options_.connect_timeout, options_.command_timeout},
+                      sentinel_tls_.get());
 }
 
 void ClientCore::check_server(Connection& conn, const Endpoint& endpoint) {
@@ -111,6 +154,24 @@ void ClientCore::check_server(Connection& conn, const Endpoint& endpoint) {
 Client::Client(std::string_view url, ClientOptions options) {
     if (options.connect_timeout.count() < 1 || options.command_timeout.count() < 1) {
         throw InvalidArgument("connect_timeout and command_timeout must be at least 1 ms");
+    }
+    if (detail::is_sentinel_url(url)) {
+        detail::SentinelUrl sentinel = detail::parse_sentinel_url(url);
+        if (options.password) {
+            if (options.password->empty()) throw InvalidArgument("the Redis password is empty");
+            detail::apply_password(sentinel.data, url, *options.password);
+        }
+        if (options.sentinel.password && options.sentinel.password->empty()) {
+            throw InvalidArgument("the sentinels' password is empty");
+        }
+        detail::reach_sentinels(sentinel, options.sentinel);
+        core_ = std::make_shared<detail::ClientCore>(std::move(sentinel), std::move(options));
+        return;
+    }
+    if (options.sentinel.any_set()) {
+        throw InvalidArgument(
+            "sentinel options are set but the Redis URL is not redis+sentinel://, so no "
+            "sentinel is asked: use redis+sentinel://host:port,.../master-name");
     }
     // One server, or the seeds of one Redis Cluster (the first that answers tells which).
     std::vector<detail::Endpoint> seeds = detail::parse_seeds(url);

@@ -23,6 +23,8 @@ class ClientCore {
   public:
     // `seeds`: one server, or seeds of one Redis Cluster (Topology).
     ClientCore(std::vector<Endpoint> seeds, ClientOptions options);
+    // The master `url` names, through its sentinels (reach_sentinels applied to them).
+    ClientCore(SentinelUrl url, ClientOptions options);
     ~ClientCore();
     ClientCore(const ClientCore&) = delete;
     ClientCore& operator=(const ClientCore&) = delete;
@@ -44,10 +46,13 @@ class ClientCore {
     // A new connection to one node. The first connection to each node (every primary of a
     // cluster) also checks the server; a failed check is repeated on the next connection.
     Connection open(const Endpoint& endpoint);
+    // A new connection to one sentinel: no server check, the sentinels' own TLS.
+    Connection open_sentinel(const Endpoint& endpoint);
     void check_server(Connection& conn, const Endpoint& endpoint);
 
     ClientOptions options_;
-    std::unique_ptr<TlsContext> tls_;  // for rediss:// only
+    std::unique_ptr<TlsContext> tls_;           // for rediss:// only
+    std::unique_ptr<TlsContext> sentinel_tls_;  // for sentinels that speak TLS only
     std::mutex check_mutex_;
     // The nodes checked, host:port: bounded like the pools, by the nodes ever seen.
     std::set<std::string> checked_;

@@ -164,6 +164,73 @@ TEST(UrlTest, MaskedUrlHidesTheSharedPasswordOfAListAndOfIpv6) {
               "redis+sentinel://:***@h1:26379,h2:26379/delayq");
 }
 
+// The sentinel's InvalidArgument text for `url`, or a failure when it is accepted.
+std::string sentinel_refusal(std::string_view url) {
+    try {
+        parse_sentinel_url(url);
+    } catch (const InvalidArgument& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << url << " was accepted";
+    return "";
+}
+
+TEST(UrlTest, ASentinelUrlNamesTheSentinelsTheMasterAndTheDataServersSettings) {
+    const std::string url = "redis+sentinel://alice:s%40cret@h1:26380,[::1],h3/my%2Dmaster/3";
+    ASSERT_TRUE(is_sentinel_url(url));
+    const SentinelUrl parsed = parse_sentinel_url(url);
+    EXPECT_EQ(addresses(parsed.sentinels),
+              (std::vector<Address>{{"h1", 26380}, {"::1", 26379}, {"h3", 26379}}));
+    EXPECT_EQ(parsed.master_name, "my-master");
+    // The credentials are the data servers', never sent to a sentinel.
+    EXPECT_EQ(parsed.data.user, "alice");
+    EXPECT_EQ(parsed.data.password, "s@cret");
+    EXPECT_EQ(parsed.data.db, 3);
+    EXPECT_FALSE(parsed.data.tls);
+    for (const Endpoint& s : parsed.sentinels) {
+        EXPECT_TRUE(s.user.empty());
+        EXPECT_TRUE(s.password.empty());
+    }
+    const SentinelUrl tls = parse_sentinel_url("rediss+sentinel://h1/m");
+    EXPECT_TRUE(tls.data.tls);
+    EXPECT_EQ(tls.data.db, 0);
+    EXPECT_EQ(tls.master_name, "m");
+    EXPECT_FALSE(is_sentinel_url("redis://h1:1/0"));
+}
+
+TEST(UrlTest, BadSentinelUrlsAreRefusedSayingWhy) {
+    const std::pair<std::string, std::string> cases[] = {
+        {"redis+sentinel://h1:26379", "names the master"},
+        {"redis+sentinel://h1:26379/", "names the master"},
+        {"redis+sentinel://h1:26379//2", "names the master"},
+        {"redis+sentinel://h1:26379/m/x", "db must be a number"},
+        {"redis+sentinel://h1:26379/m/-1", "db must be a number"},
+        {"redis+sentinel://h1:0/m", "port must be a number"},
+        {"redis+sentinel://h1:1,,h2:2/m", "empty (a stray comma?)"},
+        {"redis+sentinel:///m", "missing host"},
+    };
+    for (const auto& [url, expected] : cases) {
+        const std::string why = sentinel_refusal(url);
+        EXPECT_NE(why.find(expected), std::string::npos) << url << ": " << why;
+    }
+    std::string many = list_of(kMaxSeeds + 1);
+    many.replace(0, 8, "redis+sentinel://");
+    EXPECT_NE(sentinel_refusal(many + "/m").find("more than the limit"), std::string::npos);
+    // A sentinel URL is not a server's: the server parsers say so instead of misreading it.
+    EXPECT_NE(refusal("redis+sentinel://h1/m").find("names sentinels"), std::string::npos);
+}
+
+TEST(UrlTest, MaskedUrlHidesTheDataServersPasswordOfASentinelUrl) {
+    EXPECT_EQ(masked_url("redis+sentinel://alice:s3cret@h1:26379,[::1]:26380/m/2"),
+              "redis+sentinel://alice:***@h1:26379,[::1]:26380/m/2");
+    EXPECT_EQ(masked_url("rediss+sentinel://s3cret@h1/m"), "rediss+sentinel://***@h1/m");
+    const SentinelUrl masked = parse_sentinel_url(masked_url("redis+sentinel://u:s3cret@h1/m/1"));
+    EXPECT_EQ(masked.data.user, "u");
+    EXPECT_EQ(masked.data.password, "***");
+    EXPECT_EQ(masked.data.db, 1);
+    EXPECT_EQ(masked.master_name, "m");
+}
+
 TEST(UrlTest, AMaskedUrlParsesToTheSameSeedsWithOnlyThePasswordReplaced) {
     for (const std::string url : {"redis://alice:s3cret@h1:7001,[::1]:7002,h3/4",
                                   "rediss://:a%3Ab@[::1],h2:1", "redis://s3cret@h1:1,h2:2"}) {

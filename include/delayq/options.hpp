@@ -52,6 +52,18 @@ std::string_view to_string(ScriptEngine engine);
 // Parses those names; nullopt otherwise.
 std::optional<ScriptEngine> parse_script_engine(std::string_view text);
 
+// The sentinels of a redis+sentinel:// URL, which are reached with their own credentials and TLS
+// (the URL's are the data servers'). Setting any of it with another URL is an InvalidArgument.
+struct SentinelOptions {
+    // The sentinels' password (requirepass, or the ACL user's with `user`); unset: none.
+    std::optional<std::string> password{};
+    std::string user{};
+    // TLS to the sentinels, which then must all speak it; off when nothing is set.
+    TlsOptions tls{};
+
+    bool any_set() const { return password.has_value() || !user.empty() || tls.any_set(); }
+};
+
 struct ClientOptions {
     Duration connect_timeout = std::chrono::seconds(2);
     Duration command_timeout = std::chrono::seconds(2);
@@ -65,6 +77,7 @@ struct ClientOptions {
     // then names the ACL user. Empty is an InvalidArgument (an unset variable, most likely).
     std::optional<std::string> password{};
     ScriptEngine engine = ScriptEngine::kAuto;
+    SentinelOptions sentinel{};  // for a redis+sentinel:// URL
 };
 
 // What a Client runs its operations with, and why (Client::engine()).

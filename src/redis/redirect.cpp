@@ -57,4 +57,8 @@ bool is_transient_refusal(const Reply& reply) {
            e.starts_with("MASTERDOWN");
 }
 
+bool is_read_only(const Reply& reply) {
+    return reply.is_error() && reply.str.starts_with("READONLY");
+}
+
 }  // namespace delayq::detail

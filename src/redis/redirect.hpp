@@ -47,4 +47,14 @@ class TransientRefusalError : public ServerError {
     using ServerError::ServerError;
 };
 
+// A write refused by a replica (READONLY): under Sentinel, a master that a failover demoted,
+// whose successor the sentinels name (run_routed asks them and sends the call there). Elsewhere
+// it is not transient (a URL naming a replica) and run_routed throws it as it is.
+class ReadOnlyError : public TransientRefusalError {
+  public:
+    using TransientRefusalError::TransientRefusalError;
+};
+
+bool is_read_only(const Reply& reply);
+
 }  // namespace delayq::detail

@@ -66,6 +66,23 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
             }
             route.topology.moved(r, pool->endpoint());
             move_to(route.topology.pool_for(route.slot));
+        } catch (const ReadOnlyError&) {
+            // A master a failover demoted (nothing was written): the sentinels name the new one.
+            if (!route.topology.sentinel()) throw;
+            const auto pause = pause_after(refusals++);
+            if (Clock::now() + pause > deadline) throw;
+            route.topology.refresh();
+            ConnectionPool& now = route.topology.pool_for(route.slot);
+            if (&now == pool) {
+                std::this_thread::sleep_for(pause);
+            } else {
+                move_to(now);
+            }
+        } catch (const ConnectionError&) {
+            // A dead master: the sentinels may name its successor already, for the next call.
+            // This one is not sent again, since it may have run before the connection broke.
+            if (route.topology.sentinel()) route.topology.refresh();
+            throw;
         } catch (const TransientRefusalError& e) {
             const auto pause = pause_after(refusals++);
             if (Clock::now() + pause > deadline) throw;

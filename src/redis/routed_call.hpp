@@ -25,8 +25,10 @@ inline constexpr int kMaxRedirects = 5;
 // connection of the new primary, after ASK (a slot being moved, this key gone ahead) once on the
 // importing node behind ASKING. After TRYAGAIN, CLUSTERDOWN, LOADING or MASTERDOWN, which change
 // nothing, it is sent again after a growing pause until `patience` has passed (then the
-// refusal is thrown). The holder of a dedicated `conn` learns from Topology::serves whether to
-// reconnect; the call itself never depends on it.
+// refusal is thrown). Under Sentinel, READONLY (a demoted master) is such a refusal, after which
+// the sentinels are asked again and the call goes to the master they name; a broken connection
+// has them asked again before it is thrown. The holder of a dedicated `conn` learns from
+// Topology::serves whether to reconnect; the call itself never depends on it.
 Reply run_routed(const Route& route, Connection& conn, const ScriptSource& script,
                  std::span<const std::string> keys, const ScriptArgs& args, Duration patience);
 

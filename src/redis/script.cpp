@@ -116,6 +116,9 @@ Reply script_reply(NodeEngine& node, Connection& conn, const ScriptSource& scrip
     if (auto redirect = parse_redirect(reply)) {
         throw RedirectedError(std::string(script.name) + ": " + reply.str, std::move(*redirect));
     }
+    if (is_read_only(reply)) {
+        throw ReadOnlyError(std::string(script.name) + " was refused by a replica: " + reply.str);
+    }
     if (is_transient_refusal(reply)) {
         throw TransientRefusalError(std::string(script.name) +
                                     " was refused for now: " + reply.str);

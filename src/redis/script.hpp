@@ -36,7 +36,8 @@ enum class ScriptVia { kFunction, kScript };
 // refused; NOSCRIPT (a restarted or flushed server) runs EVAL, which also caches the script.
 // Error replies become exceptions: OutOfMemoryError for OOM, InvalidArgument for the scripts'
 // own argument checks, RedirectedError and TransientRefusalError for a cluster's MOVED / ASK and
-// the refusals that pass (run_routed sends those calls again), ServerError otherwise.
+// the refusals that pass (run_routed sends those calls again; ReadOnlyError, one of them, only
+// under Sentinel), ServerError otherwise.
 Reply run_script(NodeEngine& node, Connection& conn, const ScriptSource& script,
                  std::span<const std::string> keys, const ScriptArgs& args);
 

@@ -1,8 +1,12 @@
 #include "redis/topology.hpp"
 
+#include <thread>
+
 #include "delayq/error.hpp"
 #include "log.hpp"
 #include "redis/info.hpp"
+#include "redis/permission.hpp"
+#include "redis/sentinel_watch.hpp"
 
 namespace delayq::detail {
 namespace {
@@ -12,11 +16,33 @@ bool unknown_subcommand(const Reply& reply) {
                                 reply.str.find("Unknown subcommand") != std::string::npos);
 }
 
+// How often a master the sentinels name is asked ROLE before the client gives up for now: a
+// sentinel may name a promoted replica a moment before it takes the role.
+constexpr int kRoleChecks = 3;
+constexpr std::chrono::milliseconds kRoleRecheck{100};
+
 }  // namespace
 
 Topology::Topology(Settings settings, Connect connect)
     : settings_(std::move(settings)), connect_(std::move(connect)) {
     if (settings_.seeds.empty()) throw InvalidArgument("a Redis URL names no server");
+}
+
+Topology::~Topology() {
+    if (watch_) {
+        watch_->request_stop();
+        watch_->join();
+    }
+}
+
+void Topology::on_master_change(std::function<void()> listener) {
+    std::lock_guard lock(listener_mutex_);
+    listener_ = std::move(listener);
+}
+
+void Topology::master_changed() {
+    std::lock_guard lock(listener_mutex_);
+    if (listener_) listener_();
 }
 
 Endpoint Topology::node_endpoint(const std::string& host, int port,
@@ -59,17 +85,32 @@ std::shared_ptr<const Topology::Snapshot> Topology::snapshot() {
         std::shared_lock lock(snapshot_mutex_);
         if (snapshot_) return snapshot_;
     }
-    std::lock_guard loading(load_mutex_);
+    bool changed = false;
     {
-        std::shared_lock lock(snapshot_mutex_);
-        if (snapshot_) return snapshot_;
+        std::lock_guard loading(load_mutex_);
+        {
+            std::shared_lock lock(snapshot_mutex_);
+            if (snapshot_) return snapshot_;
+        }
+        changed = discover();
     }
-    discover();
+    if (changed) master_changed();
     std::shared_lock lock(snapshot_mutex_);
     return snapshot_;
 }
 
-void Topology::discover() {
+bool Topology::discover() {
+    if (sentinel()) {
+        // Throws until a sentinel names a master that says it is one.
+        const bool changed = find_master();
+        if (!watch_) {
+            watch_ = std::make_unique<SentinelWatch>(settings_.sentinels, settings_.master_name,
+                                                     settings_.connect_sentinel,
+                                                     [this] { master_switched(); });
+            watch_->start();
+        }
+        return changed;
+    }
     std::string failures;
     for (const Endpoint& seed : settings_.seeds) {
         std::optional<Connection> conn;
@@ -105,9 +146,52 @@ void Topology::discover() {
         std::unique_lock lock(snapshot_mutex_);
         snapshot_ = std::move(next);
         loaded_at_ = std::chrono::steady_clock::now();
-        return;
+        return false;
     }
     throw ConnectionError("no Redis seed answered: " + failures);
+}
+
+bool Topology::find_master() {
+    loaded_at_ = std::chrono::steady_clock::now();
+    for (int check = 1;; ++check) {
+        const MasterAddress at =
+            ask_sentinels(settings_.sentinels, settings_.master_name, settings_.connect_sentinel);
+        const Endpoint endpoint = node_endpoint(at.host, at.port, at.host);
+        ConnectionPool* pool = nullptr;
+        {
+            std::lock_guard lock(pools_mutex_);
+            pool = &pool_locked(endpoint);
+        }
+        // A connection the pool keeps: the first calls need one anyway.
+        std::string role;
+        {
+            auto conn = pool->acquire();
+            const Reply reply = conn->command({"ROLE"});
+            check_permission(reply, "ROLE");
+            role = parse_role(reply);
+        }
+        if (role == "master") {
+            auto next = std::make_shared<Snapshot>();
+            next->sentinel = true;
+            next->owners.push_back(pool);
+            std::unique_lock lock(snapshot_mutex_);
+            const bool changed = !snapshot_ || snapshot_->owners.front() != pool;
+            snapshot_ = std::move(next);
+            master_.store(pool, std::memory_order_release);
+            if (changed) {
+                log().info("Redis master {} is at {} (named by the sentinels)",
+                           settings_.master_name, endpoint.describe());
+            }
+            return changed;
+        }
+        if (check == kRoleChecks) {
+            throw ConnectionError("the sentinels name " + endpoint.describe() +
+                                  " as the Redis master " + settings_.master_name +
+                                  ", but it says it is a " + role + " (asked " +
+                                  std::to_string(kRoleChecks) + " times; a failover under way?)");
+        }
+        std::this_thread::sleep_for(kRoleRecheck * check);
+    }
 }
 
 std::shared_ptr<const Topology::Snapshot> Topology::load(Connection& conn, const Endpoint& asked) {
@@ -133,6 +217,7 @@ std::shared_ptr<const Topology::Snapshot> Topology::load(Connection& conn, const
 
 ConnectionPool& Topology::pool_for(int slot) {
     if (ConnectionPool* server = server_.load(std::memory_order_acquire)) return *server;
+    if (ConnectionPool* master = master_.load(std::memory_order_acquire)) return *master;
     auto snap = snapshot();
     if (!snap->cluster) return *snap->owners.front();
     for (int attempt = 0;; ++attempt) {
@@ -153,7 +238,9 @@ ConnectionPool& Topology::pool_for(int slot) {
 ConnectionPool& Topology::pool_of(const Connection& conn, int slot) {
     if (ConnectionPool* server = server_.load(std::memory_order_acquire)) return *server;
     const auto snap = snapshot();
-    if (!snap->cluster) return *snap->owners.front();
+    // A Sentinel client's connection may reach a former master: its calls run there (and meet
+    // READONLY) with that node's engine.
+    if (!snap->cluster && !snap->sentinel) return *snap->owners.front();
     {
         std::lock_guard lock(pools_mutex_);
         if (const auto it = pools_.find(conn.where()); it != pools_.end()) return *it->second;
@@ -163,6 +250,20 @@ ConnectionPool& Topology::pool_of(const Connection& conn, int slot) {
 
 bool Topology::serves(const Connection& conn, int slot) {
     return pool_for(slot).address() == conn.where();
+}
+
+void Topology::master_switched() {
+    bool changed = false;
+    {
+        std::lock_guard loading(load_mutex_);
+        try {
+            changed = find_master();
+        } catch (const Error& e) {
+            log().warn("the sentinels announced a failover of {}, but cannot name its master: {}",
+                       settings_.master_name, e.what());
+        }
+    }
+    if (changed) master_changed();
 }
 
 std::vector<ConnectionPool*> Topology::primaries() { return snapshot()->owners; }
@@ -196,6 +297,23 @@ void Topology::refresh() {
     // Another thread is loading: its map is as new as this one's would be.
     if (!loading.owns_lock()) return;
     if (std::chrono::steady_clock::now() - loaded_at_ < kRefreshInterval) return;
+    if (sentinel()) {
+        {
+            // Not found yet: the next call's discovery finds it (and starts the watch).
+            std::shared_lock lock(snapshot_mutex_);
+            if (!snapshot_) return;
+        }
+        bool changed = false;
+        try {
+            changed = find_master();
+        } catch (const Error& e) {
+            log().warn("cannot learn the Redis master {} from the sentinels: {}",
+                       settings_.master_name, e.what());
+        }
+        loading.unlock();
+        if (changed) master_changed();
+        return;
+    }
     std::vector<ConnectionPool*> nodes;
     {
         std::shared_lock lock(snapshot_mutex_);

@@ -11,8 +11,14 @@ namespace {
 [[noreturn]] void fail(std::string_view why) {
     throw InvalidArgument("invalid Redis URL: " + std::string(why) +
                           " (expected redis[s]://[user:password@]host[:port][,host[:port]...][/db]"
-                          " or unix:///path/to/socket[?db=N])");
+                          ", redis[s]+sentinel://[user:password@]host[:port][,host[:port]...]"
+                          "/master-name[/db] or unix:///path/to/socket[?db=N])");
 }
+
+constexpr std::string_view kSentinel = "redis+sentinel://";
+constexpr std::string_view kSentinelTls = "rediss+sentinel://";
+// The port sentinels listen on unless told otherwise.
+constexpr int kSentinelPort = 26379;
 
 int parse_int(std::string_view text, int min, int max, std::string_view what) {
     int value = 0;
@@ -107,6 +113,20 @@ std::vector<Endpoint> parse_hosts(std::string_view hosts, const Endpoint& shared
     return out;
 }
 
+// The user info of "[[user]:password@]hosts" into `shared`; returns the hosts.
+std::string_view take_user_info(std::string_view rest, Endpoint& shared) {
+    const auto at = rest.rfind('@');
+    if (at == std::string_view::npos) return rest;
+    const std::string_view auth = rest.substr(0, at);
+    if (auto colon = auth.find(':'); colon != std::string_view::npos) {
+        shared.user = percent_decode(auth.substr(0, colon));
+        shared.password = percent_decode(auth.substr(colon + 1));
+    } else {
+        shared.password = percent_decode(auth);  // redis://password@host, as redis-cli reads it
+    }
+    return rest.substr(at + 1);
+}
+
 }  // namespace
 
 std::string Endpoint::describe() const {
@@ -120,6 +140,11 @@ std::vector<Endpoint> parse_seeds(std::string_view url) {
     constexpr std::string_view kRedis = "redis://";
     constexpr std::string_view kRedisTls = "rediss://";
     if (url.starts_with(kUnix)) return {parse_unix(url.substr(kUnix.size()))};
+    if (is_sentinel_url(url)) {
+        throw InvalidArgument(
+            "a redis+sentinel:// URL names sentinels, not a Redis server, and "
+            "is not taken here");
+    }
     Endpoint shared;
     std::string_view rest;
     if (url.starts_with(kRedis)) {
@@ -135,17 +160,41 @@ std::vector<Endpoint> parse_seeds(std::string_view url) {
         rest = rest.substr(0, slash);
         if (!db.empty()) shared.db = parse_int(db, 0, 1'000'000, "db");
     }
-    if (auto at = rest.rfind('@'); at != std::string_view::npos) {
-        std::string_view auth = rest.substr(0, at);
-        rest = rest.substr(at + 1);
-        if (auto colon = auth.find(':'); colon != std::string_view::npos) {
-            shared.user = percent_decode(auth.substr(0, colon));
-            shared.password = percent_decode(auth.substr(colon + 1));
-        } else {
-            shared.password = percent_decode(auth);  // redis://password@host, as redis-cli reads it
-        }
-    }
+    rest = take_user_info(rest, shared);
     return parse_hosts(rest, shared);
+}
+
+bool is_sentinel_url(std::string_view url) {
+    return url.starts_with(kSentinel) || url.starts_with(kSentinelTls);
+}
+
+SentinelUrl parse_sentinel_url(std::string_view url) {
+    SentinelUrl out;
+    std::string_view rest;
+    if (url.starts_with(kSentinel)) {
+        rest = url.substr(kSentinel.size());
+    } else if (url.starts_with(kSentinelTls)) {
+        rest = url.substr(kSentinelTls.size());
+        out.data.tls = true;
+    } else {
+        fail("not a sentinel URL");
+    }
+    const auto slash = rest.find('/');
+    std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+    const auto name_end = path.find('/');
+    const std::string_view name = path.substr(0, name_end);
+    if (name.empty()) fail("a sentinel URL names the master after the sentinels, as /mymaster");
+    out.master_name = percent_decode(name);
+    if (name_end != std::string_view::npos) {
+        const std::string_view db = path.substr(name_end + 1);
+        if (!db.empty()) out.data.db = parse_int(db, 0, 1'000'000, "db");
+    }
+    rest = take_user_info(rest, out.data);
+    Endpoint sentinel;
+    sentinel.port = kSentinelPort;
+    out.sentinels = parse_hosts(rest, sentinel);
+    return out;
 }
 
 Endpoint parse_url(std::string_view url) {

@@ -5,9 +5,14 @@
 
 namespace delayq::detail {
 
-WakeHub::WakeHub(ClientCore& client) : client_(client) { timer_.start(); }
+WakeHub::WakeHub(ClientCore& client) : client_(client) {
+    timer_.start();
+    client_.topology().on_master_change([this] { master_changed(); });
+}
 
 WakeHub::~WakeHub() {
+    // Before anything stops: a failover learnt from now on moves nothing here.
+    client_.topology().on_master_change(nullptr);
     // Out of the map first: a subscriber's thread may be waiting in moved() for the mutex,
     // and finds the hub stopping.
     std::map<ConnectionPool*, std::unique_ptr<WakeSubscriber>> subscribers;
@@ -60,7 +65,20 @@ void WakeHub::moved(const std::string& channel, const Redirect* redirect, Connec
     } else {
         topology.refresh();
     }
-    ConnectionPool& node = topology.pool_for_later(key_slot(channel));
+    rehome(channel);
+}
+
+void WakeHub::master_changed() {
+    std::vector<std::string> channels;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [channel, home] : homes_) channels.push_back(channel);
+    }
+    for (const std::string& channel : channels) rehome(channel);
+}
+
+void WakeHub::rehome(const std::string& channel) {
+    ConnectionPool& node = client_.topology().pool_for_later(key_slot(channel));
     std::lock_guard lock(mutex_);
     const auto it = homes_.find(channel);
     if (stopping_ || it == homes_.end()) return;

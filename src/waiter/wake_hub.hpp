@@ -53,6 +53,11 @@ class WakeHub {
     WakeSubscriber& subscriber_locked(ConnectionPool& node);  // with mutex_ held
     // A subscriber was told that `channel` is served elsewhere now (redirect: by a MOVED).
     void moved(const std::string& channel, const Redirect* redirect, ConnectionPool& from);
+    // The Sentinel master changed: every channel moves to it. A demoted master that stays up
+    // keeps the old subscriptions open, and nothing there would ever move them.
+    void master_changed();
+    // `channel` and its listeners go to the subscriber of the node that serves it now.
+    void rehome(const std::string& channel);
 
     ClientCore& client_;
     WakeTimer timer_;

@@ -1,10 +1,12 @@
 // The command line against a Redis Cluster: the same commands, given the cluster's seeds in
-// DELAYQ_REDIS_URL, on queues whose slots sit on different primaries.
+// DELAYQ_REDIS_URL, on queues whose slots sit on different primaries; and through Sentinel.
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "cli/cli_fixture.hpp"
 #include "support/redis_cluster.hpp"
+#include "support/redis_sentinel.hpp"
 
 namespace delayq::test {
 namespace {
@@ -30,6 +32,34 @@ TEST_F(CliClusterTest, CommandsRunAgainstTheSeedsOfACluster) {
         EXPECT_NE(got.out.find("hello-" + name), std::string::npos) << got.out;
     }
     // Nothing of it went to the test's own standalone server.
+    EXPECT_EQ(redis_.dbsize(), 0);
+}
+
+TEST_F(CliClusterTest, CommandsRunThroughTheSentinels) {
+    RedisSentinelSet set;
+    const CliOptions through{.env = {"DELAYQ_REDIS_URL=" + set.url()},
+                             .unset = {"DELAYQ_REDIS_SENTINEL_PASSWORD"}};
+    const CliResult sent = cli({"send", "sentinel-cli", "hello"}, through);
+    EXPECT_EQ(sent.exit_code, 0) << sent.err;
+    const CliResult got =
+        cli({"consume", "sentinel-cli", "--max", "1", "--timeout", "60s"}, through);
+    EXPECT_EQ(got.exit_code, 0) << got.err;
+    EXPECT_NE(got.out.find("hello"), std::string::npos) << got.out;
+    EXPECT_EQ(set.server(0).integer({"EXISTS", "dq:{sentinel-cli}:stats"}), 1);
+
+    // The sentinels' password goes to the sentinels (these have none, so they refuse it).
+    const auto file = scratch_ / "sentinel.pass";
+    std::ofstream(file) << "sentinel-pw\n";
+    const CliResult refused = cli(
+        {"--redis-sentinel-password-file", file.string(), "send", "sentinel-cli", "x"}, through);
+    EXPECT_NE(refused.exit_code, 0);
+    EXPECT_NE(refused.err.find("AUTH"), std::string::npos) << refused.err;
+    // And with a URL that has no sentinels it is refused before anything is sent.
+    const CliResult plain =
+        cli({"--redis-sentinel-password-file", file.string(), "send", "sentinel-cli", "x"},
+            {.env = {"DELAYQ_REDIS_URL=" + redis_.url()}});
+    EXPECT_NE(plain.exit_code, 0);
+    EXPECT_NE(plain.err.find("redis+sentinel://"), std::string::npos) << plain.err;
     EXPECT_EQ(redis_.dbsize(), 0);
 }
 
