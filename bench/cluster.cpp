@@ -206,8 +206,8 @@ void run_cluster(Context& ctx) {
         // Names hash to slots at random: how evenly the 30 fell on the primaries.
         Json by_node = Json::array();
         for (const std::size_t p : cluster.primaries()) {
-            by_node.push_back(std::count_if(queues.begin(), queues.end(), [&](const auto& q) {
-                return cluster.primary_of_slot(test::RedisCluster::slot_of("{" + q + "}")) == p;
+            by_node.push_back(std::count_if(queues.begin(), queues.end(), [&](const auto& name) {
+                return cluster.primary_of_slot(test::RedisCluster::slot_of("{" + name + "}")) == p;
             }));
         }
         wide["queues_by_node"] = by_node;
