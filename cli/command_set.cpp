@@ -48,6 +48,11 @@ void add_sentinel_options(CLI::App& root, Invocation& invocation) {
                     "$DELAYQ_REDIS_SENTINEL_PASSWORD")
         ->type_name("FILE")
         ->envname("DELAYQ_REDIS_SENTINEL_PASSWORD_FILE");
+    root.add_option("--redis-sentinel-user", invocation.redis_sentinel_user,
+                    "With a redis+sentinel:// URL: the sentinels' ACL user, with the password "
+                    "above (default: none, or their default user)")
+        ->type_name("NAME")
+        ->envname("DELAYQ_REDIS_SENTINEL_USER");
     TlsOptions& tls = invocation.redis_sentinel_tls;
     root.add_option("--redis-sentinel-tls-ca", tls.ca_file,
                     "TLS to the sentinels (also on with rediss+sentinel://): the CA certificates "

@@ -28,6 +28,7 @@ struct Invocation {
     TlsOptions redis_tls;  // --redis-tls-*, else $DELAYQ_REDIS_TLS_*: for a rediss:// URL
     // For a redis+sentinel:// URL: the sentinels' own password and TLS.
     std::string redis_sentinel_password_file;  // empty: $DELAYQ_REDIS_SENTINEL_PASSWORD
+    std::string redis_sentinel_user;           // --redis-sentinel-user: their ACL user
     TlsOptions redis_sentinel_tls;             // --redis-sentinel-tls-*
     TrailingCommand trailing;
 };

@@ -20,6 +20,7 @@ Session::Session(const Invocation& invocation) : url_(invocation.redis) {
     options_.password = redis_password(invocation.redis_password_file);
     options_.sentinel.password = sentinel_password(invocation.redis_sentinel_password_file);
     options_.sentinel.tls = invocation.redis_sentinel_tls;
+    options_.sentinel.user = invocation.redis_sentinel_user;
 }
 
 const Client& Session::client() {

@@ -54,6 +54,17 @@ TEST_F(CliClusterTest, CommandsRunThroughTheSentinels) {
         {"--redis-sentinel-password-file", file.string(), "send", "sentinel-cli", "x"}, through);
     EXPECT_NE(refused.exit_code, 0);
     EXPECT_NE(refused.err.find("AUTH"), std::string::npos) << refused.err;
+    // With the sentinels' ACL user and its password, it is taken.
+    for (std::size_t i = 0; i < RedisSentinelSet::kSentinels; ++i) {
+        set.sentinel(i).command({"ACL", "SETUSER", "dq-sentinel", "on", ">sentinel-pw", "-@all",
+                                 "+ping", "+sentinel|get-master-addr-by-name", "+subscribe",
+                                 "&+switch-master"});
+    }
+    const CliResult as_user =
+        cli({"--redis-sentinel-user", "dq-sentinel", "--redis-sentinel-password-file",
+             file.string(), "send", "sentinel-cli", "as-user"},
+            through);
+    EXPECT_EQ(as_user.exit_code, 0) << as_user.err;
     // And with a URL that has no sentinels it is refused before anything is sent.
     const CliResult plain =
         cli({"--redis-sentinel-password-file", file.string(), "send", "sentinel-cli", "x"},

@@ -124,6 +124,40 @@ TEST_F(SentinelQueueTest, TheSentinelPasswordGoesToTheSentinels) {
     }
 }
 
+// A sentinel ACL user with exactly what docs/security.md grants it is enough: the master found,
+// and +switch-master heard (the watch subscribes as soon as the master is found).
+TEST_F(SentinelQueueTest, ASentinelUserWithTheDocumentedGrantsIsEnough) {
+    for (std::size_t i = 0; i < RedisSentinelSet::kSentinels; ++i) {
+        const RawReply r = set().sentinel(i).command(
+            {"ACL", "SETUSER", "dq-sentinel", "on", ">sentinel-pw", "resetchannels", "-@all",
+             "+ping", "+sentinel|get-master-addr-by-name", "+subscribe", "&+switch-master"});
+        ASSERT_FALSE(r.is_error()) << r.str;
+    }
+    Client client(set().url(),
+                  ClientOptions{.sentinel = {.password = "sentinel-pw", .user = "dq-sentinel"}});
+    const SendResult sent = client.queue("sentinel-user").send("x");
+    EXPECT_TRUE(client.admin("sentinel-user").get(sent.id).has_value());
+    EXPECT_TRUE(eventually([&] {
+        for (std::size_t i = 0; i < RedisSentinelSet::kSentinels; ++i) {
+            const std::string clients = set().sentinel(i).command({"CLIENT", "LIST"}).str;
+            std::size_t at = 0;
+            for (std::size_t end = 0; end != std::string::npos; at = end + 1) {
+                end = clients.find('\n', at);
+                const std::string line = clients.substr(at, end - at);
+                if (line.find(" sub=1 ") != std::string::npos &&
+                    line.find(" user=dq-sentinel ") != std::string::npos) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    })) << "no sentinel has the user's +switch-master subscription";
+    // The same user with a wrong password is refused by every sentinel.
+    Client wrong(set().url(),
+                 ClientOptions{.sentinel = {.password = "nope", .user = "dq-sentinel"}});
+    EXPECT_THROW(wrong.queue("sentinel-user").send("x"), ConnectionError);
+}
+
 // The roles `delayq acl` prints are enough for a Sentinel client (ROLE on the master), with the
 // users made alike on both data servers, as an operator does: ACL users are not replicated.
 TEST_F(SentinelQueueTest, AWriterRoleUserRunsThroughTheSentinels) {
