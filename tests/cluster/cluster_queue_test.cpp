@@ -268,6 +268,7 @@ TEST(ClusterSlotMoveTest, AConsumerFollowsItsQueueWhenTheSlotMoves) {
     q.send("after");
     EXPECT_TRUE(eventually([&] { return got.load() == 2; }));
     consumer.stop();
+    consumer.wait();  // the acks are flushed once it has stopped, not when stop() returns
     EXPECT_EQ(client.admin(name).stats().totals.acked, 2U);
 }
 
