@@ -24,7 +24,7 @@ constexpr std::array kReaderCommands = {
     "+hgetall", "+zcard", "+zcount", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore",
     "+zrank", "+zscore"};
 // The other scripts (as functions, or as scripts), and the writes they call; SPUBLISH wakes
-// consumers. WAIT for acknowledged replication, when it comes.
+// consumers. WAIT follows each send of a durable handle (QueueOptions::durability).
 constexpr std::array kWriterCommands = {
     "+fcall", "+evalsha",         "+eval",     "+hset", "+hdel", "+hincrby", "+zadd",
     "+zrem",  "+zremrangebyrank", "+spublish", "+wait"};

@@ -21,7 +21,8 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
                    client_->options().command_timeout,
                    keys_,
                    name_,
-                   {options_.max_payload_bytes}},
+                   {options_.max_payload_bytes},
+                   options_.durability},
       coalescer_(send_target_, client_->send_hub(), options_.send_linger) {}
 
 ConnectionPool::Lease QueueCore::acquire() {

@@ -15,7 +15,9 @@ std::shared_ptr<QueueCore> QueueRegistry::get(std::string_view name, const Queue
     std::lock_guard lock(mutex_);
     const auto it = cores_.find(std::string(name));
     if (it != cores_.end() && (live = it->second.lock())) {
-        // Another part of the program chose other options: it keeps its own line.
+        // Another part of the program chose other options: it keeps its own line. Durability
+        // is one of them, so a durable line's calls (each followed by its WAIT) never carry a
+        // plain caller's message, nor a plain line's a durable caller's.
         return live->options() == options ? live : make();
     }
     std::shared_ptr<QueueCore> made = make();

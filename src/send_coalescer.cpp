@@ -7,6 +7,7 @@
 
 #include "delayq/error.hpp"
 #include "log.hpp"
+#include "send_durability.hpp"
 #include "send_pipeline.hpp"
 #include "validate.hpp"
 
@@ -143,7 +144,7 @@ void SendCoalescer::enqueue_async(std::unique_ptr<AsyncEntry> entry) {
     }
     if (flusher == nullptr) {
         try {
-            flusher = &hub_.flusher_for(target_.pool());
+            flusher = &hub_.flusher_for(target_.pool(), is_durable(target_.durability));
         } catch (...) {
             // No node to send to (a list of servers that are not one cluster), or no thread:
             // the message's answer says so, as any failure to send.

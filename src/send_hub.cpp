@@ -12,15 +12,16 @@ SendHub::~SendHub() {
     for (auto& [node, flusher] : flushers_) flusher->join();
 }
 
-SendFlusher& SendHub::flusher_for(ConnectionPool& node) {
+SendFlusher& SendHub::flusher_for(ConnectionPool& node, bool durable) {
     std::lock_guard lock(mutex_);
-    auto& flusher = flushers_[&node];
+    const auto key = std::make_pair(&node, durable);
+    auto& flusher = flushers_[key];
     if (!flusher) {
         auto made = std::make_unique<SendFlusher>(node);
         try {
             made->start();
         } catch (const std::system_error& e) {
-            flushers_.erase(&node);
+            flushers_.erase(key);
             throw Error(std::string("cannot start the thread that sends asynchronously: ") +
                         e.what());
         }

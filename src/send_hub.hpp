@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include "redis/pool.hpp"
 #include "send_flusher.hpp"
@@ -23,13 +24,16 @@ class SendHub {
 
     // The flusher that serves the queues of `node` (one per node: a pipeline is one
     // connection), started on first use: always the same one for a node, which keeps a
-    // queue's order while its slot stays there. Error when its thread cannot start.
-    SendFlusher& flusher_for(ConnectionPool& node);
+    // queue's order while its slot stays there. Error when its thread cannot start. Durable
+    // lines (QueueOptions::durability) have a flusher of their own per node: each of their
+    // calls holds its connection through a WAIT, which plain lines should not wait behind.
+    SendFlusher& flusher_for(ConnectionPool& node, bool durable);
 
   private:
     std::mutex mutex_;
-    // From the first send_async on; a node's, by its pool (pools live as long as the client).
-    std::map<ConnectionPool*, std::unique_ptr<SendFlusher>> flushers_;
+    // From the first send_async on; a node's, by its pool (pools live as long as the client),
+    // and whether it serves durable lines.
+    std::map<std::pair<ConnectionPool*, bool>, std::unique_ptr<SendFlusher>> flushers_;
 };
 
 }  // namespace delayq::detail

@@ -7,6 +7,7 @@
 #include "redis/redirect.hpp"
 #include "redis/script.hpp"
 #include "scripts.hpp"
+#include "send_durability.hpp"
 #include "validate.hpp"
 
 namespace delayq::detail {
@@ -31,7 +32,10 @@ bool SendPipeline::full() const {
     // are sent again one by one, and must still go before the later calls. And once replies
     // have been read ahead (see finish), answering them may take more commands: a new call
     // now would put its reply in their way.
-    return calls_.back().may_be_refused || calls_.front().reply.has_value();
+    // A durable call's WAIT follows it on the connection once its reply is read: nothing may
+    // be sent in between, nor its reply be read before the WAIT's.
+    return calls_.back().may_be_refused || calls_.front().reply.has_value() ||
+           is_durable(calls_.back().target->durability);
 }
 
 void SendPipeline::start(const SendTarget& target, std::vector<SendSlot*> slots) {
@@ -97,35 +101,54 @@ SendPipeline::Finished SendPipeline::finish() {
     return out;
 }
 
+void SendPipeline::answer_sent(const SendTarget& target, std::span<SendSlot* const> slots,
+                               SentCall sent) {
+    const bool short_of_replicas = short_of(sent.ack, target.durability);
+    if (sent.ack && !sent.ack->failure.empty() && (**conn_).broken()) conn_failed_ = true;
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+        if (short_of_replicas) {
+            // Each sender gets its own message's id: that is what it sends again.
+            slots[i]->error = std::make_exception_ptr(
+                not_replicated({sent.results[i].id}, target.queue, target.durability, *sent.ack));
+        } else {
+            slots[i]->result = std::move(sent.results[i]);
+        }
+    }
+}
+
 std::exception_ptr SendPipeline::answer(Call& call) {
     std::exception_ptr failure = call.error;
+    const SendTarget& target = *call.target;
     if (!failure) {
         try {
             try {
-                auto results = [&] {
+                SentCall sent = [&] {
                     try {
-                        Reply r =
-                            script_reply(pool_.engine(), **conn_, scripts::kSend, call.target->keys,
-                                         call.call.args, call.via, std::move(*call.reply));
-                        return send_codec::decode(r, call.refs, call.call);
+                        Reply r = script_reply(pool_.engine(), **conn_, scripts::kSend, target.keys,
+                                               call.call.args, call.via, std::move(*call.reply));
+                        SentCall direct{send_codec::decode(r, call.refs, call.call), {}};
+                        // Nothing was sent behind a durable call (full()): its WAIT is next.
+                        if (is_durable(target.durability)) {
+                            direct.ack = confirm_replicas(**conn_, target.durability);
+                        }
+                        return direct;
                     } catch (const RedirectedError&) {
                         // The cluster moved the queue's slot (nothing was written): the call
                         // goes where the slot is served now.
-                        return send_now(**conn_, *call.target, call.refs);
+                        return send_call(**conn_, target, call.refs);
                     } catch (const TransientRefusalError&) {
-                        return send_now(**conn_, *call.target, call.refs);
+                        return send_call(**conn_, target, call.refs);
                     }
                 }();
-                for (std::size_t i = 0; i < call.slots.size(); ++i) {
-                    call.slots[i]->result = std::move(results[i]);
-                }
+                answer_sent(target, call.slots, std::move(sent));
             } catch (const InvalidArgument&) {
                 // Only the script's own checks get here (see script_may_refuse): one message
                 // fails a whole call, so each goes alone to get its own answer.
                 if (call.slots.size() == 1) throw;
-                for (SendSlot* s : call.slots) {
+                for (SendSlot*& s : call.slots) {
                     try {
-                        s->result = send_now(**conn_, *call.target, std::span(&s->ref, 1)).front();
+                        answer_sent(target, std::span(&s, 1),
+                                    send_call(**conn_, target, std::span(&s->ref, 1)));
                     } catch (const InvalidArgument&) {
                         s->error = std::current_exception();
                     }

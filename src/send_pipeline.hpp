@@ -4,6 +4,7 @@
 #include <deque>
 #include <exception>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "codec/send.hpp"
@@ -67,6 +68,9 @@ class SendPipeline {
     void read_reply(Call& call);
     // Sets each message's result or error; returns the failure of the call as a whole, if any.
     std::exception_ptr answer(Call& call);
+    // Answers `slots` from their call's results, or a durable call's shortfall as each one's
+    // DurabilityError, which is no failure of the call.
+    void answer_sent(const SendTarget& target, std::span<SendSlot* const> slots, SentCall sent);
 
     ConnectionPool& pool_;
     std::optional<ConnectionPool::Lease> conn_;

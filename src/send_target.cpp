@@ -2,15 +2,35 @@
 
 #include "redis/routed_call.hpp"
 #include "scripts.hpp"
+#include "send_durability.hpp"
 
 namespace delayq::detail {
 
+SentCall send_call(Connection& conn, const SendTarget& target,
+                   std::span<const send_codec::MessageRef> messages) {
+    const send_codec::Call call = send_codec::encode(messages, target.defaults);
+    SentCall sent;
+    if (!is_durable(target.durability)) {
+        sent.results = send_codec::decode(
+            run_routed(target.route, conn, scripts::kSend, target.keys, call.args, target.patience),
+            messages, call);
+        return sent;
+    }
+    // Only after a call that succeeded: WAIT behind a refused one would wait for nothing.
+    const Reply reply = run_routed(
+        target.route, conn, scripts::kSend, target.keys, call.args, target.patience,
+        [&](Connection& ran_on) { sent.ack = confirm_replicas(ran_on, target.durability); });
+    sent.results = send_codec::decode(reply, messages, call);
+    return sent;
+}
+
 std::vector<SendResult> send_now(Connection& conn, const SendTarget& target,
                                  std::span<const send_codec::MessageRef> messages) {
-    const send_codec::Call call = send_codec::encode(messages, target.defaults);
-    return send_codec::decode(
-        run_routed(target.route, conn, scripts::kSend, target.keys, call.args, target.patience),
-        messages, call);
+    SentCall sent = send_call(conn, target, messages);
+    if (short_of(sent.ack, target.durability)) {
+        throw not_replicated(ids_of(sent.results), target.queue, target.durability, *sent.ack);
+    }
+    return std::move(sent.results);
 }
 
 }  // namespace delayq::detail

@@ -94,6 +94,21 @@ void validate_queue_options(const QueueOptions& options) {
     if (options.send_linger.count() < 0 || options.send_linger > std::chrono::seconds(1)) {
         invalid("send_linger", "must be from 0 to 1 s");
     }
+    detail::validate_durability(options.durability);
+}
+
+void validate_durability(const Durability& durability) {
+    if (durability.replicas < 0 || durability.replicas > kMaxWaitReplicas) {
+        invalid("durability.replicas", "must be from 0 to " + std::to_string(kMaxWaitReplicas));
+    }
+    if (durability.timeout.count() < 0 || durability.timeout > kMaxWaitTimeout) {
+        invalid("durability.timeout",
+                "must be from 0 to " + std::to_string(kMaxWaitTimeout.count()) + " ms");
+    }
+    if (durability.replicas > 0 && durability.timeout.count() == 0) {
+        // WAIT n 0 blocks until n replicas confirm, however long that takes.
+        invalid("durability.timeout", "must be more than 0 with replicas (WAIT 0 waits forever)");
+    }
 }
 
 void validate_consumer_options(const ConsumerOptions& options) {
@@ -163,6 +178,8 @@ void validate_message_id(std::string_view id) { detail::validate_id(id); }
 void validate_consumer_options(const ConsumerOptions& options) {
     detail::validate_consumer_options(options);
 }
+
+void validate_durability(const Durability& durability) { detail::validate_durability(durability); }
 
 void validate_message(std::string_view payload, const SendOptions& options,
                       const QueueOptions& queue) {

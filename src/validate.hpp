@@ -26,6 +26,7 @@ std::int64_t validate_time(TimePoint at, std::string_view what);
 std::int64_t validate_visibility(Duration visibility);
 void validate_send(const SendOptions& options);
 void validate_queue_options(const QueueOptions& options);
+void validate_durability(const Durability& durability);
 void validate_consumer_options(const ConsumerOptions& options);
 // The longest a consumer or a waiter sleeps without a signal: 1 ms to 100 years.
 void validate_idle_check(Duration idle_check);

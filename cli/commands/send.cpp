@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <delayq/error.hpp>
 #include <delayq/limits.hpp>
 #include <delayq/validate.hpp>
 #include <memory>
@@ -30,13 +31,53 @@ struct SendArgs {
     int max_attempts = 0;
     std::string expire_after;
     std::string file;
+    int wait_replicas = 0;
+    std::string wait_timeout;
     CLI::Option* payload_opt = nullptr;
     CLI::Option* delay_opt = nullptr;
     CLI::Option* at_opt = nullptr;
     CLI::Option* expire_opt = nullptr;
     CLI::Option* file_opt = nullptr;
     CLI::Option* id_opt = nullptr;
+    CLI::Option* wait_replicas_opt = nullptr;
+    CLI::Option* wait_timeout_opt = nullptr;
 };
+
+// --wait-replicas and --wait-timeout as the queue handle's durability. A timeout of 0 or none
+// with replicas is refused here, before anything is sent: WAIT 0 would block forever.
+Durability durability_from(const SendArgs& a) {
+    Durability d;
+    if (a.wait_timeout_opt->count() > 0) {
+        if (a.wait_replicas_opt->count() == 0) {
+            throw UsageError("--wait-timeout needs --wait-replicas");
+        }
+        d.timeout = duration_arg(a.wait_timeout);
+        if (d.timeout > kMaxWaitTimeout) {
+            throw UsageError("--wait-timeout must be at most " +
+                             std::to_string(kMaxWaitTimeout.count() / 1000) + "s");
+        }
+    }
+    d.replicas = a.wait_replicas;
+    if (d.replicas > 0 && d.timeout.count() == 0) {
+        throw UsageError(
+            "--wait-replicas needs a --wait-timeout of more than 0 (WAIT 0 waits "
+            "forever)");
+    }
+    validate_durability(d);
+    return d;
+}
+
+Queue queue_of(Session& session, const SendArgs& a) {
+    return session.client().queue(a.queue, QueueOptions{.durability = durability_from(a)});
+}
+
+// The library's text (the counts, and the first ids) and then every id: the ids a retry must
+// reuse to stay idempotent, one line a script can take.
+std::string not_replicated_text(const DurabilityError& e) {
+    std::string text = std::string(e.what()) + "\nids:";
+    for (const std::string& id : e.ids()) text += " " + id;
+    return text;
+}
 
 SendOptions options_from(const SendArgs& a) {
     SendOptions o;
@@ -52,7 +93,7 @@ SendOptions options_from(const SendArgs& a) {
 int send_one(const SendArgs& a, const Invocation& invocation) {
     SendOptions options = options_from(a);
     Session session(invocation);
-    Queue queue = session.queue(a.queue);
+    Queue queue = queue_of(session, a);
     Message message;
     if (a.payload_opt->count() > 0) {
         message.payload = a.payload;
@@ -65,7 +106,12 @@ int send_one(const SendArgs& a, const Invocation& invocation) {
     message.options = options;
     validate_message(message.payload, message.options);
     session.connect();
-    const SendResult r = queue.send(message.payload, message.options);
+    SendResult r;
+    try {
+        r = queue.send(message.payload, message.options);
+    } catch (const DurabilityError& e) {
+        throw RuntimeFailure(not_replicated_text(e));
+    }
     std::printf("%s\n", r.id.c_str());
     if (r.duplicate) {
         std::fprintf(stderr,
@@ -83,7 +129,7 @@ int send_file(const SendArgs& a, const Invocation& invocation) {
     }
     SendOptions defaults = options_from(a);
     Session session(invocation);
-    Queue queue = session.queue(a.queue);
+    Queue queue = queue_of(session, a);
     const std::string input = read_input(a.file);
     std::vector<MessageLine> lines = parse_message_lines(input, defaults, QueueOptions{});
     session.connect();
@@ -106,6 +152,14 @@ int send_file(const SendArgs& a, const Invocation& invocation) {
         std::vector<SendResult> results;
         try {
             results = queue.send_batch(batch);
+        } catch (const DurabilityError& e) {
+            const std::string before =
+                sent == 0 ? std::string("nothing confirmed before")
+                          : "lines 1-" + std::to_string(lines[start - 1].line) + " (" +
+                                std::to_string(sent) + " messages) confirmed";
+            throw RuntimeFailure(
+                "stopped: " + before + "; lines " + std::to_string(lines[start].line) + "-" +
+                std::to_string(lines[end - 1].line) + " not replicated: " + not_replicated_text(e));
         } catch (const Error& e) {
             if (sent == 0) throw;  // nothing written: the error's own exit status applies
             throw RuntimeFailure("stopped after sending the messages of lines 1-" +
@@ -140,11 +194,17 @@ JSON lines for --file (options given on the command line are defaults for every 
 Every line is checked before any is sent: a bad line sends nothing (exit 2, its line number
 in the message). More than one batch shows a progress bar on stderr when it is a terminal.
 
+With --wait-replicas N, each send (each batch of --file) waits until N replicas have it, for at
+most --wait-timeout (Redis's WAIT). Fewer in time exits 1 naming the counts and every id of the
+send: the messages are stored, but may not survive a failover of the primary; sending again
+with those ids is idempotent. docs/reliability.md says what this promises.
+
 Examples:
   delayq send orders 'close order 42' --delay 30m --id order-42
   delayq send reminders --at 2030-01-02T09:00:00+01:00 < reminder.json
   delayq send images --delay 5s < thumbnail.png
-  delayq send orders --file orders.jsonl)"},
+  delayq send orders --file orders.jsonl
+  delayq send orders 'close order 42' --id order-42 --wait-replicas 1 --wait-timeout 500ms)"},
         [a](const Invocation& i) {
             return a->file_opt->count() > 0 ? send_file(*a, i) : send_one(*a, i);
         });
@@ -177,6 +237,17 @@ Examples:
                                  "line, in batches of " +
                                      std::to_string(kMaxBatch))
                       ->type_name("FILE");
+    a->wait_replicas_opt =
+        cmd.add_option("--wait-replicas", a->wait_replicas,
+                       "Replicas that must confirm the send (WAIT); fewer in time exits 1 with "
+                       "the ids (default: 0, none)")
+            ->type_name("N")
+            ->check(CLI::Range(0, kMaxWaitReplicas));
+    a->wait_timeout_opt = cmd.add_option("--wait-timeout", a->wait_timeout,
+                                         "How long to wait for them: more than 0, at most " +
+                                             std::to_string(kMaxWaitTimeout.count() / 1000) +
+                                             "s; required with --wait-replicas")
+                              ->type_name("DUR");
 }
 
 }  // namespace delayq::cli

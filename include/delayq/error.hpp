@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace delayq {
 
@@ -56,6 +58,28 @@ class PermissionError : public ServerError {
 class OutOfMemoryError : public ServerError {
   public:
     using ServerError::ServerError;
+};
+
+// A durable send (QueueOptions::durability) that fewer replicas than asked confirmed in time, or
+// whose WAIT failed. The messages were stored on the primary and may survive its failover or
+// not: send them again with these ids (generated ones included), which is idempotent, or treat
+// them as unconfirmed. Expected while a replica is down or lagging; not an error of the input.
+class DurabilityError : public Error {
+  public:
+    DurabilityError(std::vector<std::string> ids, int asked, int confirmed, const std::string& what)
+        : Error(what), ids_(std::move(ids)), asked_(asked), confirmed_(confirmed) {}
+    // The ids of the send's messages, in order: one for send and send_async, the batch's for
+    // send_batch.
+    const std::vector<std::string>& ids() const { return ids_; }
+    // Replicas asked to confirm (Durability::replicas), and how many did in time (0 when the
+    // WAIT itself failed).
+    int asked() const { return asked_; }
+    int confirmed() const { return confirmed_; }
+
+  private:
+    std::vector<std::string> ids_;
+    int asked_;
+    int confirmed_;
 };
 
 // The Redis server cannot keep delayq's guarantees: it is older than 7.0, or (with

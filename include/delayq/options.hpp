@@ -87,6 +87,20 @@ struct EngineStatus {
     std::string reason{};   // why it runs scripts; empty with functions
 };
 
+// Sends confirmed by replicas (docs/reliability.md, "Durable sends"): after each send call the
+// handle asks Redis to WAIT until `replicas` replicas have the call's writes, for at most
+// `timeout`. Fewer in time: the send reports DurabilityError with the ids of its messages, which
+// may be stored all the same, so that a retry with those ids is idempotent. WAIT is not
+// consensus: see the document for what this promises.
+struct Durability {
+    // 0: plain sends, no WAIT. At most kMaxWaitReplicas.
+    int replicas = 0;
+    // With replicas: more than 0 (WAIT 0 would block forever), at most kMaxWaitTimeout.
+    Duration timeout{0};
+
+    bool operator==(const Durability&) const = default;
+};
+
 // What a producer's handle checks before sending. How the queue behaves (default max attempts,
 // backoff, dead-letter retention, paused) is stored in Redis with the queue: QueueSettings.
 struct QueueOptions {
@@ -97,6 +111,10 @@ struct QueueOptions {
     // the wait makes no delivery later. Blocking sends, messages due sooner and a closing Queue
     // never wait; a message that must go takes those waiting with it. 0: none waits. 0 to 1 s.
     Duration send_linger = std::chrono::milliseconds(5);
+    // Replicas that must confirm every send of this handle; none by default. Handles of one
+    // queue with other durability get their own send line (Client::queue), so a shared script
+    // call never mixes durable and plain senders.
+    Durability durability{};
 
     bool operator==(const QueueOptions&) const = default;
 };

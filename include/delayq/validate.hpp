@@ -34,6 +34,11 @@ void validate_message(std::string_view payload, const SendOptions& options,
 // InvalidArgument naming the problem.
 void validate_due(const SendOptions& options, TimePoint now);
 
+// What Client::queue checks of QueueOptions::durability: replicas from 0 to kMaxWaitReplicas,
+// a timeout from 0 to kMaxWaitTimeout and more than 0 with replicas (WAIT 0 waits forever).
+// Throws InvalidArgument naming the problem.
+void validate_durability(const Durability& durability);
+
 // What a Consumer checks of its options when it is made (concurrency, batch sizes, timers no
 // longer than 100 years, backoff), for front ends that lease on their own with the same
 // options. Throws InvalidArgument naming the problem.

@@ -38,11 +38,12 @@ const char* title_of(int status) {
 }  // namespace
 
 std::string Problem::json() const {
-    const nlohmann::json body = {{"type", "about:blank"},
-                                 {"title", title_of(status)},
-                                 {"status", status},
-                                 {"code", code},
-                                 {"detail", detail}};
+    nlohmann::json body = {{"type", "about:blank"},
+                           {"title", title_of(status)},
+                           {"status", status},
+                           {"code", code},
+                           {"detail", detail}};
+    if (extensions.is_object()) body.update(extensions);
     return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -54,6 +55,11 @@ Problem problem_from(const std::exception_ptr& error) {
         std::rethrow_exception(error);
     } catch (const InvalidArgument& e) {
         return bad_request(e.what());
+    } catch (const DurabilityError& e) {
+        return {503,
+                "not_replicated",
+                e.what(),
+                {{"ids", e.ids()}, {"replicas", e.asked()}, {"confirmed", e.confirmed()}}};
     } catch (const ConnectionError&) {
         return {503, "redis_unavailable", "Redis cannot be reached; try again"};
     } catch (const OutOfMemoryError&) {

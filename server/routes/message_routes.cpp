@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "api/problem.hpp"
+#include "json/durability.hpp"
 #include "json/fields.hpp"
 #include "json/message.hpp"
 #include "routes/routes.hpp"
@@ -39,8 +40,8 @@ http::HttpResponse send_answer(const SendResult& result) {
 // Sends `m` through the queue's send line, without blocking: concurrent requests share script
 // calls, and the answer comes from the line's thread.
 void send_parsed(RouteContext& ctx, const http::HttpRequest& r, const Message& m,
-                 const http::Reply& reply) {
-    Queue queue = ctx.queues.get(r.param("queue"));
+                 const Durability& durability, const http::Reply& reply) {
+    Queue queue = ctx.queues.get(r.param("queue"), durability);
     queue.send_async(
         m.payload, m.options,
         // A copy: should send_async refuse the message, the caller's catch still answers.
@@ -58,7 +59,9 @@ constexpr std::size_t kParseOnIoThread = std::size_t{64} * 1024;
 void send(RouteContext& ctx, http::HttpRequest r, const http::Reply& reply) {
     auto parse_and_send = [ctx = &ctx, reply](const http::HttpRequest& request) {
         try {
-            send_parsed(*ctx, request, json::parse_message(json_body(request)), reply);
+            Json body = json_body(request);
+            const Durability durability = json::take_durability(body);
+            send_parsed(*ctx, request, json::parse_message(body), durability, reply);
         } catch (...) {
             reply(http::problem_response(problem_from(std::current_exception())));
         }
@@ -69,8 +72,10 @@ void send(RouteContext& ctx, http::HttpRequest r, const http::Reply& reply) {
 }
 
 http::HttpResponse send_batch(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::vector<Message> messages = json::parse_batch(json_body(r));
-    Queue queue = ctx.queues.get(r.param("queue"));
+    Json body = json_body(r);
+    const Durability durability = json::take_durability(body);
+    const std::vector<Message> messages = json::parse_batch(body);
+    Queue queue = ctx.queues.get(r.param("queue"), durability);
     return http::json_response(201, json::send_results_text(queue.send_batch(messages)));
 }
 

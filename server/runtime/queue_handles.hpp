@@ -21,8 +21,10 @@ class QueueHandles {
   public:
     QueueHandles(Client client, std::size_t capacity);
 
-    // The handle for `name`; InvalidArgument for a bad name, as Client::queue() says.
-    Queue get(std::string_view name);
+    // The handle for `name` with `durability` (requests that ask for replicas get a handle, and
+    // so a send line, of their own per setting); InvalidArgument for a bad name or durability,
+    // as Client::queue() says.
+    Queue get(std::string_view name, const Durability& durability = {});
     // Drops every handle, waiting until each has sent what it queued and answered its callers
     // (the service stops with it before the HTTP server goes, whose connections those answers
     // reach).

@@ -32,7 +32,8 @@ Reply call_asking(ConnectionPool& target, Connection& conn, const ScriptSource& 
 }  // namespace
 
 Reply run_routed(const Route& route, Connection& conn, const ScriptSource& script,
-                 std::span<const std::string> keys, const ScriptArgs& args, Duration patience) {
+                 std::span<const std::string> keys, const ScriptArgs& args, Duration patience,
+                 const AfterCall& after) {
     const auto deadline = Clock::now() + patience;
     ConnectionPool* pool = &route.topology.pool_of(conn, route.slot);
     Connection* on = &conn;
@@ -54,9 +55,13 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
                 ConnectionPool& target = route.topology.pool_at(host, ask->port);
                 ask.reset();
                 auto lease = target.acquire();
-                return call_asking(target, *lease, script, keys, args);
+                Reply reply = call_asking(target, *lease, script, keys, args);
+                if (after) after(*lease);
+                return reply;
             }
-            return run_script(pool->engine(), *on, script, keys, args);
+            Reply reply = run_script(pool->engine(), *on, script, keys, args);
+            if (after) after(*on);
+            return reply;
         } catch (const RedirectedError& e) {
             if (++redirects > kMaxRedirects) throw;
             const Redirect& r = e.redirect();

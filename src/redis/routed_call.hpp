@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 
@@ -29,7 +30,14 @@ inline constexpr int kMaxRedirects = 5;
 // the sentinels are asked again and the call goes to the master they name; a broken connection
 // has them asked again before it is thrown. The holder of a dedicated `conn` learns from
 // Topology::serves whether to reconnect; the call itself never depends on it.
+//
+// `after`, when set, runs on the connection the call ran on, once it succeeded and before that
+// connection goes back to its pool: a command that must follow the call on its connection
+// (WAIT, for a durable send) reaches the node that ran it, wherever the call was redirected.
+// It must not throw.
+using AfterCall = std::function<void(Connection&)>;
 Reply run_routed(const Route& route, Connection& conn, const ScriptSource& script,
-                 std::span<const std::string> keys, const ScriptArgs& args, Duration patience);
+                 std::span<const std::string> keys, const ScriptArgs& args, Duration patience,
+                 const AfterCall& after = {});
 
 }  // namespace delayq::detail

@@ -22,7 +22,7 @@ CODES = {
     "bad_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict",
     "payload_too_large", "unsupported_media_type", "rate_limited", "too_many_connections",
     "too_many_polls", "server_busy",
-    "redis_unavailable", "redis_out_of_memory", "internal_error",
+    "redis_unavailable", "redis_out_of_memory", "not_replicated", "internal_error",
 }
 # Every operation can answer these, whatever its route: a malformed request or a Host or
 # Origin refused (before routing), and a head over 16 KiB.
@@ -39,7 +39,9 @@ LIMITS = {
                 "|properties|ids|maxItems",
     "duration_ms": "components|schemas|Duration|oneOf|1|maximum",
     "time_ms": "components|schemas|Time|oneOf|1|maximum",
-    "message_max_attempts": "components|schemas|SendMessage|properties|max_attempts|maximum",
+    "message_max_attempts": "components|schemas|MessageFields|properties|max_attempts|maximum",
+    "wait_replicas": "components|schemas|WaitReplicas|maximum",
+    "wait_timeout_ms": "components|schemas|WaitTimeout|oneOf|1|maximum",
     "list_limit": "paths|/v1/queues/{queue}/messages|get|parameters|1|schema|maximum",
     "settings_max_attempts": "paths|/v1/queues/{queue}|patch|requestBody|content"
                              "|application/json|schema|properties|max_attempts|maximum",

@@ -20,6 +20,7 @@
 
 #include "api/admin_json.hpp"
 #include "api/leases_json.hpp"
+#include "json/durability.hpp"
 #include "json/message.hpp"
 #include "server/support/service_fixture.hpp"
 
@@ -117,6 +118,17 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
          [](std::uint64_t n) {
              json::parse_message({{"payload", "x"}, {"max_attempts", n}});
          }},
+        {"wait_replicas",
+         [](std::uint64_t n) {
+             // Unsigned, as parsed from a body's text.
+             Json body = {{"wait_replicas", n}, {"wait_timeout", std::uint64_t{1000}}};
+             json::take_durability(body);
+         }},
+        {"wait_timeout_ms",
+         [](std::uint64_t n) {
+             Json body = {{"wait_replicas", std::uint64_t{1}}, {"wait_timeout", n}};
+             json::take_durability(body);
+         }},
         {"list_limit",
          [](std::uint64_t n) {
              server::parse_list_query({{"state", "ready"}, {"limit", std::to_string(n)}});
@@ -143,6 +155,8 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
         {"message_max_attempts", kMaxAttempts},
         {"settings_max_attempts", kMaxAttempts},
         {"settings_dead_max_count", kMaxDeadCount},
+        {"wait_replicas", static_cast<std::uint64_t>(kMaxWaitReplicas)},
+        {"wait_timeout_ms", static_cast<std::uint64_t>(kMaxWaitTimeout.count())},
     };
     for (const auto& [name, value] : shared) EXPECT_EQ(bound[name], value) << name;
     // A list of leases is held to the bound of a lease request's max (leases_json.cpp).
