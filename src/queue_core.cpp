@@ -25,22 +25,34 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
                    options_.durability},
       coalescer_(send_target_, client_->send_hub(), options_.send_linger) {}
 
-ConnectionPool::Lease QueueCore::acquire() {
+namespace {
+
+// open(pool) on the pool of the node that serves `slot`; when that node cannot be reached and
+// the topology, learnt again, names another one, once more there. Nothing was sent on the
+// failed connection, so trying elsewhere repeats nothing.
+template <class Open>
+auto open_on_owner(Topology& topology, int slot, const Open& open) {
+    ConnectionPool& tried = topology.pool_for(slot);
     try {
-        return client_->topology().pool_for(slot_).acquire();
+        return open(tried);
     } catch (const ConnectionError&) {
-        client_->topology().refresh();
-        throw;
+        topology.refresh();
+        ConnectionPool& owner = topology.pool_for(slot);
+        if (&owner == &tried) throw;
+        return open(owner);
     }
 }
 
+}  // namespace
+
+ConnectionPool::Lease QueueCore::acquire() {
+    return open_on_owner(client_->topology(), slot_,
+                         [](ConnectionPool& pool) { return pool.acquire(); });
+}
+
 Connection QueueCore::connect() {
-    try {
-        return client_->topology().pool_for(slot_).connect();
-    } catch (const ConnectionError&) {
-        client_->topology().refresh();
-        throw;
-    }
+    return open_on_owner(client_->topology(), slot_,
+                         [](ConnectionPool& pool) { return pool.connect(); });
 }
 
 Reply QueueCore::call(Connection& conn, const ScriptSource& script, const ScriptArgs& args) {

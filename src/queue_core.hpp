@@ -39,8 +39,9 @@ class QueueCore {
     const SendTarget& send_target() const { return send_target_; }
 
     // A pooled connection to the node that serves the queue. A node that cannot be reached
-    // makes a cluster client reload its map (a failover names the new primary) before the
-    // ConnectionError goes to the caller, who tries again as after any connection failure.
+    // makes a cluster or Sentinel client learn the topology again; when that names another
+    // node (a failover already done), the connection is made there, else the ConnectionError
+    // goes to the caller, who tries again as after any connection failure.
     ConnectionPool::Lease acquire();
     // A connection of the caller's own to that node; the same on failure.
     Connection connect();
