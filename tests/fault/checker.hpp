@@ -50,7 +50,8 @@ struct Report {
 // connection, a paused or sleeping or restarted Redis, a slot move, a failover. An
 // acked-and-confirmed message delivered again, or two overlapping leases, break the library's
 // fencing whatever the faults, and only a fault that loses confirmed writes explains them:
-// redis_data_loss, or primary_kill (a replica that had not yet received them took over).
+// redis_data_loss, primary_kill (a replica that had not yet received them took over), or
+// sentinel_failover (the old primary took writes until it was made a replica).
 Report check(const History& history);
 
 }  // namespace delayq::fault

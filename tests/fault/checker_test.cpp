@@ -112,6 +112,19 @@ TEST(FaultChecker, DeliveryBeforeTheSentDueTimeIsEarlyWhateverTheDeliverySays) {
     EXPECT_EQ(check(h).early.size(), 1u);
 }
 
+// The first try (outcome unknown) stored the message due at 900 on a primary that then failed
+// over; the retry stored it again, due at 1000, on the new one. Delivered at 950 by its own due
+// time, it is not early; before its own due time it still is.
+TEST(FaultChecker, ADeliveryOfAnEarlierTryIsJudgedByItsOwnDueTime) {
+    History h = clean();
+    h.sends.insert(h.sends.begin(), sent("m1", 0, SendStatus::kUnknown));
+    h.deliveries[0].due_ms = 900;
+    h.deliveries[0].delivered_at_ms = 950;
+    EXPECT_TRUE(check(h).early.empty());
+    h.deliveries[0].delivered_at_ms = 899;
+    EXPECT_EQ(check(h).early.size(), 1u);
+}
+
 TEST(FaultChecker, DeliveryExactlyAtDueTimeIsNotEarly) {
     History h = clean();
     h.deliveries[0].delivered_at_ms = 1000;

@@ -35,6 +35,10 @@ struct ProducerSpec {
     long long delay_min_ms = 0;
     long long delay_max_ms = 0;
     long long interval_ms = 0;
+    // Durable sends (QueueOptions::durability): a send counts as acknowledged only once this
+    // many replicas confirmed it; one they did not confirm in time is retried with its id.
+    int wait_replicas = 0;
+    long long wait_timeout_ms = 0;
 };
 
 struct ConsumerSpec {
@@ -95,12 +99,20 @@ class FaultTest : public ::testing::Test {
     // Polls the merged history until pred holds; false at the deadline.
     bool await_history(const std::function<bool(const History&)>& pred,
                        std::chrono::milliseconds deadline = kDeadline) const;
-    // Waits for the producers to exit 0 and for every acknowledged send to be handled.
-    void await_all_handled(std::chrono::milliseconds deadline = kDeadline);
+    // Producers whose acknowledged sends a scenario may lose (plain sends to a primary killed
+    // before it replicated them): their losses are counted and printed, not failed.
+    using MayLose = std::set<std::string>;
+
+    // Waits for the producers to exit 0 and for every acknowledged send to be handled (but
+    // those of `may_lose`, once every queue is empty: what is missing then is lost).
+    void await_all_handled(std::chrono::milliseconds deadline = kDeadline,
+                           const MayLose& may_lose = {});
     // Stops every worker still running (SIGTERM, gracefully), checks the history and the
-    // queue, prints the summary and returns the report. Asserts lost = unexpected = early = 0,
-    // every duplicate explained, and an empty queue.
-    Report finish();
+    // queue, prints the summary and returns the report. Asserts lost = unexpected = early = 0
+    // (lost: but sends of `may_lose`), every duplicate explained, and an empty queue.
+    Report finish(const MayLose& may_lose = {});
+    // The lost ids that `may_lose`'s producers sent.
+    std::vector<std::string> lost_of(const Report& report, const MayLose& may_lose) const;
 
     // Connection addresses (ip:port) of a worker's TCP connections to this Redis.
     std::vector<std::string> connection_addrs(const std::string& name) const;
@@ -113,6 +125,9 @@ class FaultTest : public ::testing::Test {
     std::string worker_url_;
     std::optional<Client> client_;
     std::map<std::string, std::unique_ptr<WorkerProcess>> workers_;
+    // The workers that are producers, which await_all_handled waits for: start_producer's, and
+    // those a scenario starts itself (HTTP ones).
+    std::set<std::string> producers_;
     std::unique_ptr<HistoryWriter> faults_;
 
   private:

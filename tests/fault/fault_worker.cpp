@@ -4,6 +4,7 @@
 //
 //   delayq_fault_worker --role producer --name p1 --redis URL --queue q --history FILE
 //       [--count 100] [--delay-min-ms 0] [--delay-max-ms 0] [--interval-ms 0] [--seed 1]
+//       [--wait-replicas N --wait-timeout-ms T]
 //   delayq_fault_worker --role consumer --name c1 --redis URL --queue q --history FILE
 //       [--visibility-ms 1000] [--handler-sleep-ms 0] [--concurrency 1] [--idle-check-ms 500]
 //       [--manual-ack]
@@ -56,7 +57,13 @@ delayq::Client make_client(const WorkerArgs& args) {
 int produce(const WorkerArgs& args, HistoryWriter& history) {
     const std::string name = args.text("name");
     delayq::Client client = make_client(args);
-    delayq::Queue queue = client.queue(args.text("queue"));
+    // Durable: a send is acknowledged once the replicas confirmed it; DurabilityError leaves
+    // its outcome unknown (stored, perhaps not replicated), and it is sent again with its id.
+    delayq::QueueOptions queue_options;
+    queue_options.durability =
+        delayq::Durability{.replicas = static_cast<int>(args.number("wait-replicas", 0)),
+                           .timeout = std::chrono::milliseconds(args.number("wait-timeout-ms", 0))};
+    delayq::Queue queue = client.queue(args.text("queue"), queue_options);
     const long long count = args.number("count", 100);
     const long long delay_min = args.number("delay-min-ms", 0);
     const long long delay_max = std::max(delay_min, args.number("delay-max-ms", delay_min));
@@ -76,6 +83,9 @@ int produce(const WorkerArgs& args, HistoryWriter& history) {
                                       r.duplicate ? SendStatus::kDuplicate : SendStatus::kOk}));
                 break;
             } catch (const delayq::ConnectionError& e) {
+                history.write(to_line(SendEvent{name, id, 0, SendStatus::kUnknown}));
+                std::fprintf(stderr, "%s: send %s: %s\n", name.c_str(), id.c_str(), e.what());
+            } catch (const delayq::DurabilityError& e) {
                 history.write(to_line(SendEvent{name, id, 0, SendStatus::kUnknown}));
                 std::fprintf(stderr, "%s: send %s: %s\n", name.c_str(), id.c_str(), e.what());
             } catch (const delayq::ServerError& e) {

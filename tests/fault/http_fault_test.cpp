@@ -59,6 +59,7 @@ class FaultHttp : public FaultTest {
     }
 
     void start_http_producer(const std::string& name, const ProducerSpec& spec) {
+        producers_.insert(name);
         start_http_worker(name, {"--role", "producer", "--count", std::to_string(spec.count),
                                  "--delay-min-ms", std::to_string(spec.delay_min_ms),
                                  "--delay-max-ms", std::to_string(spec.delay_max_ms),
