@@ -29,11 +29,14 @@ class Queue {
   public:
     const std::string& name() const;
 
+    // With QueueOptions::durability, a message without an id gets one made by the client, and
+    // too few replicas in time throw DurabilityError (the message is stored all the same).
     SendResult send(std::string_view payload, const SendOptions& options = {});
     // send without waiting, so that one thread can keep many single sends in flight. Payload
     // and options are copied. Bad input throws InvalidArgument here and queues nothing. The
     // future holds the result, or what send would have thrown (ConnectionError, TimeoutError,
-    // OutOfMemoryError, ServerError, or InvalidArgument from the script's own checks).
+    // OutOfMemoryError, ServerError, InvalidArgument from the script's own checks, or, for a
+    // handle with QueueOptions::durability, DurabilityError with this message's id).
     // Order: the messages sent through one Queue (copies of a Queue from Client::queue() share
     // one line, send() callers included) go to Redis in the order they were queued, so one
     // thread's messages keep its order. They share script calls with other sends; the Client's
@@ -53,7 +56,8 @@ class Queue {
     // logged and dropped.
     void send_async(std::string_view payload, const SendOptions& options, SendCallback done);
     // Up to kMaxBatch messages in one round trip and one atomic script: all are stored or (on bad
-    // input or a Redis error) none is. An empty batch sends nothing and returns no results.
+    // input or a Redis error) none is. An empty batch sends nothing and returns no results. A
+    // durable handle's DurabilityError names every message's id, in order.
     std::vector<SendResult> send_batch(std::span<const Message> messages);
 
     // A message not yet delivered: deleted. In flight or dead, it is left as it is.
