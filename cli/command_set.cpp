@@ -13,27 +13,40 @@ std::string last_word(std::string_view path) {
     return std::string(space == std::string_view::npos ? path : path.substr(space + 1));
 }
 
+// One set of TLS file options: --<flags>ca, -cert, -key, -server-name and their <env>CA ...
+// variables. The data servers and the sentinels each have one, with help of their own.
+struct TlsOptionNames {
+    std::string_view flags;  // "--redis-tls-"
+    std::string_view env;    // "DELAYQ_REDIS_TLS_"
+    std::string_view ca_help, cert_help, key_help, server_name_help;
+};
+
+void add_tls_files(CLI::App& root, TlsOptions& tls, const TlsOptionNames& names) {
+    const auto add = [&](std::string& into, std::string_view part, std::string_view env_part,
+                         std::string_view help, const char* type) {
+        root.add_option(std::string(names.flags) + std::string(part), into, std::string(help))
+            ->type_name(type)
+            ->envname(std::string(names.env) + std::string(env_part));
+    };
+    add(tls.ca_file, "ca", "CA", names.ca_help, "FILE");
+    add(tls.cert_file, "cert", "CERT", names.cert_help, "FILE");
+    add(tls.key_file, "key", "KEY", names.key_help, "FILE");
+    add(tls.server_name, "server-name", "SERVER_NAME", names.server_name_help, "NAME");
+}
+
 // TLS to Redis. The --redis- prefix keeps them apart from `delayq serve`'s own listener options.
 void add_tls_options(CLI::App& root, TlsOptions& tls) {
-    root.add_option("--redis-tls-ca", tls.ca_file,
-                    "With a rediss:// URL: the CA certificates (PEM) the server's certificate "
-                    "must chain to (default: the system's trusted CAs)")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_TLS_CA");
-    root.add_option("--redis-tls-cert", tls.cert_file,
-                    "Client certificate (PEM) for a Redis that requires one (mutual TLS); with "
-                    "--redis-tls-key")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_TLS_CERT");
-    root.add_option("--redis-tls-key", tls.key_file,
-                    "The unencrypted private key (PEM) of --redis-tls-cert")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_TLS_KEY");
-    root.add_option("--redis-tls-server-name", tls.server_name,
-                    "The name the server's certificate must carry, also sent as SNI (default: "
-                    "the URL's host)")
-        ->type_name("NAME")
-        ->envname("DELAYQ_REDIS_TLS_SERVER_NAME");
+    add_tls_files(
+        root, tls,
+        {.flags = "--redis-tls-",
+         .env = "DELAYQ_REDIS_TLS_",
+         .ca_help = "With a rediss:// URL: the CA certificates (PEM) the server's certificate "
+                    "must chain to (default: the system's trusted CAs)",
+         .cert_help = "Client certificate (PEM) for a Redis that requires one (mutual TLS); with "
+                      "--redis-tls-key",
+         .key_help = "The unencrypted private key (PEM) of --redis-tls-cert",
+         .server_name_help = "The name the server's certificate must carry, also sent as SNI "
+                             "(default: the URL's host)"});
     root.add_flag("--redis-tls-insecure-skip-verify", tls.insecure_skip_verify,
                   "Accept any server certificate and name: for tests only (a warning says so)")
         ->envname("DELAYQ_REDIS_TLS_INSECURE_SKIP_VERIFY");
@@ -53,26 +66,18 @@ void add_sentinel_options(CLI::App& root, Invocation& invocation) {
                     "above (default: none, or their default user)")
         ->type_name("NAME")
         ->envname("DELAYQ_REDIS_SENTINEL_USER");
-    TlsOptions& tls = invocation.redis_sentinel_tls;
-    root.add_option("--redis-sentinel-tls-ca", tls.ca_file,
-                    "TLS to the sentinels (also on with rediss+sentinel://): the CA certificates "
-                    "(PEM) their certificates must chain to (default: --redis-tls-ca's)")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_SENTINEL_TLS_CA");
-    root.add_option("--redis-sentinel-tls-cert", tls.cert_file,
-                    "Client certificate (PEM) for sentinels that require one; with "
-                    "--redis-sentinel-tls-key")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_SENTINEL_TLS_CERT");
-    root.add_option("--redis-sentinel-tls-key", tls.key_file,
-                    "The unencrypted private key (PEM) of --redis-sentinel-tls-cert")
-        ->type_name("FILE")
-        ->envname("DELAYQ_REDIS_SENTINEL_TLS_KEY");
-    root.add_option("--redis-sentinel-tls-server-name", tls.server_name,
-                    "The name the sentinels' certificates must carry, also sent as SNI "
-                    "(default: each sentinel's host in the URL)")
-        ->type_name("NAME")
-        ->envname("DELAYQ_REDIS_SENTINEL_TLS_SERVER_NAME");
+    add_tls_files(
+        root, invocation.redis_sentinel_tls,
+        {.flags = "--redis-sentinel-tls-",
+         .env = "DELAYQ_REDIS_SENTINEL_TLS_",
+         .ca_help = "TLS to the sentinels (also on with rediss+sentinel://): the CA "
+                    "certificates (PEM) their certificates must chain to (default: "
+                    "--redis-tls-ca's)",
+         .cert_help = "Client certificate (PEM) for sentinels that require one; with "
+                      "--redis-sentinel-tls-key",
+         .key_help = "The unencrypted private key (PEM) of --redis-sentinel-tls-cert",
+         .server_name_help = "The name the sentinels' certificates must carry, also sent as SNI "
+                             "(default: each sentinel's host in the URL)"});
 }
 
 }  // namespace
