@@ -13,6 +13,7 @@
 #include "support/fixture.hpp"
 #include "support/recorder.hpp"
 #include "support/redis_sentinel.hpp"
+#include "support/test_certificates.hpp"
 
 namespace delayq::test {
 namespace {
@@ -200,6 +201,29 @@ TEST(SentinelOptionsTest, SentinelOptionsWithAnotherUrlAreRefused) {
     EXPECT_THROW(
         Client("redis+sentinel://127.0.0.1:1/m", ClientOptions{.sentinel = {.password = ""}}),
         InvalidArgument);
+}
+
+// Sentinels that speak TLS only, the data servers plain: the sentinels' own TLS options reach
+// them, and a client that trusts another CA for them finds no master and writes nothing.
+TEST(SentinelTlsTest, TlsSentinelsAreReachedWithTheirOwnOptions) {
+    const TestCertificates certificates;
+    RedisSentinelSet set(
+        RedisSentinelOptions{.sentinel_tls = RedisServerTls{.cert_file = certificates.server_cert(),
+                                                            .key_file = certificates.server_key(),
+                                                            .ca_file = certificates.ca()}});
+    ClientOptions options;
+    options.sentinel.tls.ca_file = certificates.ca();
+    Client client(set.url(), options);
+    const SendResult sent = client.queue("tls").send("through TLS sentinels");
+    const FetchResult f = client.leases("tls").fetch(1, 30s);
+    ASSERT_EQ(f.deliveries.size(), 1U);
+    EXPECT_EQ(f.deliveries[0].id(), sent.id);
+
+    ClientOptions wrong;
+    wrong.sentinel.tls.ca_file = certificates.other_ca();
+    Client refused(set.url(), wrong);
+    EXPECT_THROW(refused.queue("refused").send("x"), ConnectionError);
+    EXPECT_EQ(set.primary().command({"EXISTS", queue_key("refused", "pending")}).integer, 0);
 }
 
 // Sends `payload` with `id` until one is answered: a producer's retry, harmless with an id. A

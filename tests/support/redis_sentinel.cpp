@@ -39,7 +39,13 @@ RedisSentinelSet::RedisSentinelSet(RedisSentinelOptions options) : options_(std:
     make_replica(server(1), server(0));
     const std::string& name = options_.master_name;
     for (auto& s : sentinels_) {
+        // TLS sentinels keep a plain port too: they reach each other on the port they
+        // announce, plain as their links to the data servers (tls-replication no).
+        std::vector<std::string> plain_port;
+        if (options_.sentinel_tls) plain_port = {"--port", std::to_string(free_port())};
         s = std::make_unique<RedisServer>(RedisServerOptions{
+            .extra_args = plain_port,
+            .tls = options_.sentinel_tls,
             .config_lines = {"sentinel monitor " + name + " 127.0.0.1 " + port_text(server(0)) +
                                  " 2",
                              "sentinel down-after-milliseconds " + name + " " +

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct RedisSentinelOptions {
     std::chrono::milliseconds failover_timeout{3000};
     bool appendonly = false;                // so that data survives a restart
     std::vector<std::string> extra_args{};  // for the two data servers
+    // Sentinels whose clients' port speaks TLS only; the data servers, the sentinels' links to
+    // them and to each other (on a plain port of their own) stay plain.
+    std::optional<RedisServerTls> sentinel_tls{};
 };
 
 // A primary, its replica and three sentinels (quorum 2) on loopback, each a RedisServer with its
