@@ -46,6 +46,15 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
         elsewhere.emplace(node.acquire());
         on = &**elsewhere;
     };
+    // The topology learnt again (a failover may be done): true when it names another node,
+    // where the call goes next.
+    const auto follow_topology = [&] {
+        route.topology.refresh();
+        ConnectionPool& now = route.topology.pool_for(route.slot);
+        if (&now == pool) return false;
+        move_to(now);
+        return true;
+    };
     int redirects = 0;
     int refusals = 0;
     for (;;) {
@@ -76,13 +85,7 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
             if (!route.topology.sentinel()) throw;
             const auto pause = pause_after(refusals++);
             if (Clock::now() + pause > deadline) throw;
-            route.topology.refresh();
-            ConnectionPool& now = route.topology.pool_for(route.slot);
-            if (&now == pool) {
-                std::this_thread::sleep_for(pause);
-            } else {
-                move_to(now);
-            }
+            if (!follow_topology()) std::this_thread::sleep_for(pause);
         } catch (const ConnectionError&) {
             // A dead master: the sentinels may name its successor already, for the next call.
             // This one is not sent again, since it may have run before the connection broke.
@@ -94,9 +97,7 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
             std::this_thread::sleep_for(pause);
             // CLUSTERDOWN may be a failover under way: the new map names the new primary.
             if (std::string_view(e.what()).find("CLUSTERDOWN") != std::string_view::npos) {
-                route.topology.refresh();
-                ConnectionPool& now = route.topology.pool_for(route.slot);
-                if (&now != pool) move_to(now);
+                follow_topology();
             }
         }
     }

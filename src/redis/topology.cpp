@@ -252,16 +252,21 @@ bool Topology::serves(const Connection& conn, int slot) {
     return pool_for(slot).address() == conn.where();
 }
 
+bool Topology::try_find_master(std::string_view what) {
+    try {
+        return find_master();
+    } catch (const Error& e) {
+        log().warn("{} {}: {}", what, settings_.master_name, e.what());
+        return false;
+    }
+}
+
 void Topology::master_switched() {
     bool changed = false;
     {
         std::lock_guard loading(load_mutex_);
-        try {
-            changed = find_master();
-        } catch (const Error& e) {
-            log().warn("the sentinels announced a failover of {}, but cannot name its master: {}",
-                       settings_.master_name, e.what());
-        }
+        changed =
+            try_find_master("the sentinels announced a failover, but cannot name the master of");
     }
     if (changed) master_changed();
 }
@@ -303,13 +308,7 @@ void Topology::refresh() {
             std::shared_lock lock(snapshot_mutex_);
             if (!snapshot_) return;
         }
-        bool changed = false;
-        try {
-            changed = find_master();
-        } catch (const Error& e) {
-            log().warn("cannot learn the Redis master {} from the sentinels: {}",
-                       settings_.master_name, e.what());
-        }
+        const bool changed = try_find_master("cannot learn from the sentinels the Redis master");
         loading.unlock();
         if (changed) master_changed();
         return;

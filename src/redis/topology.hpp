@@ -9,6 +9,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "redis/pool.hpp"
@@ -109,6 +110,8 @@ class Topology {
     // once the lock is released).
     bool discover();
     bool find_master();
+    // find_master, a failure logged as `what` (callers go on with the master they knew).
+    bool try_find_master(std::string_view what);  // with load_mutex_ held
     void master_changed();
     std::shared_ptr<const Snapshot> load(Connection& conn,  // with load_mutex_ held
                                          const Endpoint& asked);
