@@ -1,5 +1,7 @@
 #include "delayq/queue.hpp"
 
+#include <optional>
+
 #include "delayq/error.hpp"
 #include "delayq/validate.hpp"
 #include "queue_core.hpp"
@@ -14,40 +16,35 @@ const std::string& Queue::name() const { return core_->name(); }
 
 namespace {
 
-// Whether a message of `core`'s line needs an id from the client (detail::durable_id): a durable
-// line's messages sent without one.
-bool needs_id(const detail::QueueCore& core, const SendOptions& options) {
-    return !options.id && detail::is_durable(core.options().durability);
-}
-
-SendOptions with_id(const SendOptions& options) {
-    SendOptions named = options;
-    named.id = detail::durable_id();
-    return named;
+// A durable line's message sent without an id goes with one from the client
+// (detail::durable_id): `options` with it. Nothing, and no copy, for every other message.
+std::optional<SendOptions> with_client_id(const detail::QueueCore& core,
+                                          const SendOptions& options) {
+    if (options.id || !detail::is_durable(core.options().durability)) return std::nullopt;
+    SendOptions out = options;
+    out.id = detail::durable_id();
+    return out;
 }
 
 }  // namespace
 
 SendResult Queue::send(std::string_view payload, const SendOptions& options) {
     validate_message(payload, options, core_->options());
-    if (needs_id(*core_, options)) return core_->coalescer().send(payload, with_id(options));
-    return core_->coalescer().send(payload, options);
+    const std::optional<SendOptions> with_id = with_client_id(*core_, options);
+    return core_->coalescer().send(payload, with_id ? *with_id : options);
 }
 
 std::future<SendResult> Queue::send_async(std::string_view payload, const SendOptions& options) {
     validate_message(payload, options, core_->options());
-    if (needs_id(*core_, options)) return core_->coalescer().send_async(payload, with_id(options));
-    return core_->coalescer().send_async(payload, options);
+    const std::optional<SendOptions> with_id = with_client_id(*core_, options);
+    return core_->coalescer().send_async(payload, with_id ? *with_id : options);
 }
 
 void Queue::send_async(std::string_view payload, const SendOptions& options, SendCallback done) {
     if (!done) throw InvalidArgument("send_async needs a callback");
     validate_message(payload, options, core_->options());
-    if (needs_id(*core_, options)) {
-        core_->coalescer().send_async(payload, with_id(options), std::move(done));
-        return;
-    }
-    core_->coalescer().send_async(payload, options, std::move(done));
+    const std::optional<SendOptions> with_id = with_client_id(*core_, options);
+    core_->coalescer().send_async(payload, with_id ? *with_id : options, std::move(done));
 }
 
 std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
@@ -55,15 +52,12 @@ std::vector<SendResult> Queue::send_batch(std::span<const Message> messages) {
     std::vector<detail::send_codec::MessageRef> refs;
     refs.reserve(messages.size());
     // A durable line's messages without ids get theirs here (reserved: refs point into it).
-    std::vector<SendOptions> named;
-    if (!detail::is_durable(core_->options().durability)) {
-        for (const Message& m : messages) refs.push_back({m.payload, &m.options});
-    } else {
-        named.reserve(messages.size());
-        for (const Message& m : messages) {
-            refs.push_back(
-                {m.payload, m.options.id ? &m.options : &named.emplace_back(with_id(m.options))});
-        }
+    std::vector<SendOptions> with_ids;
+    if (detail::is_durable(core_->options().durability)) with_ids.reserve(messages.size());
+    for (const Message& m : messages) {
+        std::optional<SendOptions> with_id = with_client_id(*core_, m.options);
+        refs.push_back(
+            {m.payload, with_id ? &with_ids.emplace_back(std::move(*with_id)) : &m.options});
     }
     auto conn = core_->acquire();
     return core_->send(*conn, refs);

@@ -10,16 +10,16 @@ SentCall send_call(Connection& conn, const SendTarget& target,
                    std::span<const send_codec::MessageRef> messages) {
     const send_codec::Call call = send_codec::encode(messages, target.defaults);
     SentCall sent;
-    if (!is_durable(target.durability)) {
-        sent.results = send_codec::decode(
-            run_routed(target.route, conn, scripts::kSend, target.keys, call.args, target.patience),
-            messages, call);
-        return sent;
+    // A durable line's WAIT, only after a call that succeeded (behind a refused one it would
+    // wait for nothing); a plain line's calls have none.
+    AfterCall confirm;
+    if (is_durable(target.durability)) {
+        confirm = [&](Connection& ran_on) {
+            sent.ack = confirm_replicas(ran_on, target.durability);
+        };
     }
-    // Only after a call that succeeded: WAIT behind a refused one would wait for nothing.
-    const Reply reply = run_routed(
-        target.route, conn, scripts::kSend, target.keys, call.args, target.patience,
-        [&](Connection& ran_on) { sent.ack = confirm_replicas(ran_on, target.durability); });
+    const Reply reply = run_routed(target.route, conn, scripts::kSend, target.keys, call.args,
+                                   target.patience, confirm);
     sent.results = send_codec::decode(reply, messages, call);
     return sent;
 }
