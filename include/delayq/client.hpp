@@ -10,6 +10,7 @@
 #include "delayq/options.hpp"
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"
+#include "delayq/schedules.hpp"
 
 namespace delayq {
 
@@ -37,6 +38,8 @@ class Client {
     QueueAdmin admin(std::string_view name) const;
     // For consumers that drive leases themselves, and for a Consumer.
     Leases leases(std::string_view name) const;
+    // For whoever declares recurring schedules; a Scheduler claims their occurrences.
+    Schedules schedules(std::string_view queue) const;
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;

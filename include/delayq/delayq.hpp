@@ -13,6 +13,8 @@
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"
 #include "delayq/queue_pattern.hpp"
+#include "delayq/scheduler.hpp"
+#include "delayq/schedules.hpp"
 #include "delayq/time.hpp"
 #include "delayq/types.hpp"
 #include "delayq/url.hpp"

@@ -74,6 +74,11 @@ struct Totals {
     std::uint64_t dead_trimmed = 0;  // removed by the dead-letter retention bounds
     // Index entries found without a message record and removed (only after data loss in Redis).
     std::uint64_t orphans_removed = 0;
+    // Occurrences of recurring schedules: sent (part of sent), not sent by a catch-up policy,
+    // not sent by overlap skip.
+    std::uint64_t schedule_fired = 0;
+    std::uint64_t schedule_missed = 0;
+    std::uint64_t schedule_skipped = 0;
 };
 
 // How late deliveries came (delivered minus due, on the Redis clock), over every delivery of the
