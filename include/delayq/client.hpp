@@ -63,6 +63,9 @@ class Client {
 
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;
+    // Names of the queues that have recurring schedules, sorted: the registry key
+    // "dq:schedules", which Schedules::add and upsert write (docs/design.md, Schedules).
+    std::vector<std::string> schedule_queues() const;
 
   private:
     std::shared_ptr<detail::ClientCore> core_;
