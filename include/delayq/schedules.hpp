@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "delayq/limits.hpp"
 #include "delayq/types.hpp"
 
 namespace delayq {
