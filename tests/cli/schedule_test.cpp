@@ -13,7 +13,7 @@ namespace {
 
 using ScheduleTest = CliTest;
 
-Json parsed(const CliResult& r) {
+Json json_of(const CliResult& r) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     return Json::parse(r.out);
 }
@@ -51,12 +51,12 @@ TEST_F(ScheduleTest, AddSetGetListPauseResumeTriggerRemove) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(r.out.starts_with("unchanged schedule hourly")) << r.out;
     // The payload from stdin, and the outcome as JSON.
-    const Json put = parsed(
+    const Json put = json_of(
         cli({"schedule", "set", "q", "hourly", "--every", "2h", "--json"}, {.input = "tock"}));
     EXPECT_EQ(put["status"], "updated");
     ASSERT_TRUE(put["next_ms"].is_number_integer()) << put.dump();
 
-    Json got = parsed(cli({"schedule", "get", "q", "hourly", "--json"}));
+    Json got = json_of(cli({"schedule", "get", "q", "hourly", "--json"}));
     EXPECT_EQ(got["queue"], "q");
     EXPECT_EQ(got["name"], "hourly");
     EXPECT_EQ(got["spec"]["every_ms"], 7'200'000);
@@ -84,7 +84,7 @@ TEST_F(ScheduleTest, AddSetGetListPauseResumeTriggerRemove) {
         cli({"schedule", "add", "r", "nightly", "--cron", "30 2 * * *", "--tz", "Europe/Berlin"})
             .exit_code,
         0);
-    const Json all = parsed(cli({"schedule", "list", "--json"}));
+    const Json all = json_of(cli({"schedule", "list", "--json"}));
     ASSERT_EQ(all["schedules"].size(), 2U) << all.dump();
     EXPECT_EQ(all["schedules"][0]["queue"], "q");
     EXPECT_EQ(all["schedules"][0]["name"], "hourly");
@@ -99,12 +99,12 @@ TEST_F(ScheduleTest, AddSetGetListPauseResumeTriggerRemove) {
 
     // Pausing cancels the occurrence sent ahead; resuming sends the next one.
     ASSERT_EQ(cli({"schedule", "pause", "q", "hourly"}).exit_code, 0);
-    got = parsed(cli({"schedule", "get", "q", "hourly", "--json"}));
+    got = json_of(cli({"schedule", "get", "q", "hourly", "--json"}));
     EXPECT_EQ(got["paused"], true);
     EXPECT_TRUE(got["next_ms"].is_null()) << got.dump();
     EXPECT_FALSE(admin.get(sent_ahead));
     ASSERT_EQ(cli({"schedule", "resume", "q", "hourly"}).exit_code, 0);
-    got = parsed(cli({"schedule", "get", "q", "hourly", "--json"}));
+    got = json_of(cli({"schedule", "get", "q", "hourly", "--json"}));
     EXPECT_EQ(got["paused"], false);
     ASSERT_TRUE(got["next_ms"].is_number_integer()) << got.dump();
     EXPECT_TRUE(admin.get(occurrence_id("hourly", got["next_ms"])));
@@ -114,7 +114,7 @@ TEST_F(ScheduleTest, AddSetGetListPauseResumeTriggerRemove) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const std::string triggered = r.out.substr(0, r.out.find('\n'));
     EXPECT_TRUE(triggered.starts_with("schedule:hourly:")) << r.out;
-    const Json message = parsed(cli({"get", "q", triggered, "--json"}));
+    const Json message = json_of(cli({"get", "q", triggered, "--json"}));
     EXPECT_EQ(message["payload"], "tock");
     EXPECT_EQ(message["state"], "ready");
 
@@ -143,7 +143,7 @@ TEST_F(ScheduleTest, NextShowsADstDayInUtcAndInTheZone) {
         .env = {"DELAYQ_REDIS_URL=redis://127.0.0.1:" + std::to_string(free_port())}};
     std::vector<std::string> args = spec;
     args.push_back("--json");
-    const Json j = parsed(cli(args, nowhere));
+    const Json j = json_of(cli(args, nowhere));
     ASSERT_EQ(j["occurrences"].size(), 2U) << j.dump();
     for (std::size_t i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(j["occurrences"][i]["ms"], expected[i]) << j.dump();
@@ -160,15 +160,15 @@ TEST_F(ScheduleTest, NextShowsADstDayInUtcAndInTheZone) {
         cli({"schedule", "add", "q", "nightly", "--cron", "30 2 * * *", "--tz", "Europe/Berlin"})
             .exit_code,
         0);
-    const Json stored = parsed(cli({"schedule", "next", "q", "nightly", "--from",
-                                    "2024-03-30T12:00:00Z", "--count", "2", "--json"}));
+    const Json stored = json_of(cli({"schedule", "next", "q", "nightly", "--from",
+                                     "2024-03-30T12:00:00Z", "--count", "2", "--json"}));
     EXPECT_EQ(stored, j);
     const CliResult missing = cli({"schedule", "next", "q", "weekly"});
     EXPECT_EQ(missing.exit_code, 1);
     EXPECT_NE(missing.err.find("no schedule weekly in queue q"), std::string::npos);
 }
 
-struct BadInput {
+struct BadScheduleInput {
     std::vector<std::string> args;
     std::string expected;  // in the message on stderr
     std::string input{};
@@ -179,7 +179,7 @@ TEST_F(ScheduleTest, BadInputExitsTwoNamingTheFieldAndWritesNothing) {
     ASSERT_EQ(cli({"schedule", "add", "q", "kept", "--every", "1h"}).exit_code, 0);
     const std::string before = fingerprint();
     const std::string payload_over(kDefaultMaxPayloadBytes + 1, 'p');
-    const std::vector<BadInput> cases = {
+    const std::vector<BadScheduleInput> cases = {
         {{"schedule", "add", "q", "a", "--cron", "61 * * * *"}, "cron"},
         {{"schedule", "add", "q", "a", "--cron", "0 * * * *", "--tz", "Europe/Nowhere"}, "tz"},
         {{"schedule", "set", "q", "a", "--every", "500ms"}, "every"},
@@ -225,7 +225,7 @@ TEST_F(ScheduleTest, RunSendsTheOccurrencesUntilSigterm) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.err.find("sent "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("stopped"), std::string::npos) << r.err;
-    const Json got = parsed(cli({"schedule", "get", "q", "tick", "--json"}));
+    const Json got = json_of(cli({"schedule", "get", "q", "tick", "--json"}));
     EXPECT_GE(got["runs"].get<long long>(), 2) << got.dump();
 }
 
