@@ -1,0 +1,74 @@
+#include "schedule/zone.hpp"
+
+// ptz.h's time_zone::name() says `using namespace date; using namespace std::chrono;` and then
+// hh_mm_ss, which C++20's <chrono> makes ambiguous (date 3.0.1 predates it). A name in Posix
+// itself is found before either.
+namespace Posix {
+template <class Duration>
+using hh_mm_ss = date::hh_mm_ss<Duration>;
+}  // namespace Posix
+#include <date/ptz.h>
+
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <optional>
+
+#include "delayq/error.hpp"
+
+namespace delayq::detail {
+namespace {
+
+// Where Debian's libdate-tz (USE_OS_TZDB) reads the zones too.
+constexpr std::string_view kZoneDir = "/usr/share/zoneinfo/";
+
+// The POSIX TZ string of a TZif file of version 2 or later: its last line,
+// "...\n<+1030>-10:30<+11>-11,M10.1.0,M4.1.0\n".
+std::optional<std::string> footer_rule(const std::string& name) {
+    std::ifstream in(std::string(kZoneDir) + name, std::ios::binary);
+    const std::string data{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (!data.starts_with("TZif") || data.size() < 2 || data.back() != '\n') return std::nullopt;
+    const auto begin = data.rfind('\n', data.size() - 2);
+    if (begin == std::string::npos || begin + 2 >= data.size()) return std::nullopt;
+    return data.substr(begin + 1, data.size() - begin - 2);
+}
+
+}  // namespace
+
+Zone Zone::locate(const std::string& name) {
+    Zone zone;
+    try {
+        zone.zone_ = date::locate_zone(name);
+    } catch (const std::exception&) {
+        throw InvalidArgument("tz: unknown time zone \"" + name + "\"");
+    }
+    if (const auto rule = footer_rule(zone.zone_->name())) {
+        try {
+            zone.rule_ = std::make_shared<const Posix::time_zone>(*rule);
+        } catch (const std::exception&) {
+            // A rule ptz cannot read (hours past 24, negative): the listed transitions only.
+        }
+    }
+    // The last listed transition begins the interval that date extends for ever.
+    zone.rule_from_ = zone.zone_->get_info(date::sys_days{date::year{9999} / 1 / 1}).begin;
+    return zone;
+}
+
+date::sys_info Zone::info(date::sys_seconds t) const {
+    if (!rule_ || t < rule_from_) return zone_->get_info(t);
+    date::sys_info info = rule_->get_info(t);
+    info.begin = std::max(info.begin, rule_from_);
+    return info;
+}
+
+date::local_info Zone::info(date::local_seconds t) const {
+    // Offsets are within a day of UTC and transitions months apart: a day past the last listed
+    // one, only the rule can tell.
+    const date::local_seconds rule_local{rule_from_.time_since_epoch() + date::days{1} +
+                                         zone_->get_info(rule_from_).offset};
+    if (!rule_ || t < rule_local) return zone_->get_info(t);
+    return rule_->get_info(t);
+}
+
+}  // namespace delayq::detail
