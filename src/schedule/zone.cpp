@@ -3,7 +3,7 @@
 // ptz.h's time_zone::name() says `using namespace date; using namespace std::chrono;` and then
 // hh_mm_ss, which C++20's <chrono> makes ambiguous (date 3.0.1 predates it). A name in Posix
 // itself is found before either.
-namespace Posix {
+namespace Posix {  // NOLINT(readability-identifier-naming): date's name
 template <class Duration>
 using hh_mm_ss = date::hh_mm_ss<Duration>;
 }  // namespace Posix
@@ -13,6 +13,8 @@ using hh_mm_ss = date::hh_mm_ss<Duration>;
 #include <exception>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
 
 #include "delayq/error.hpp"
@@ -37,6 +39,11 @@ std::optional<std::string> footer_rule(const std::string& name) {
 }  // namespace
 
 Zone Zone::locate(const std::string& name) {
+    // Schedulers make a Recurrence per claim: read and parse each zone's file once.
+    static std::mutex mutex;
+    static std::map<std::string, Zone, std::less<>> known;
+    const std::lock_guard lock(mutex);
+    if (const auto it = known.find(name); it != known.end()) return it->second;
     Zone zone;
     try {
         zone.zone_ = date::locate_zone(name);
@@ -47,11 +54,18 @@ Zone Zone::locate(const std::string& name) {
         try {
             zone.rule_ = std::make_shared<const Posix::time_zone>(*rule);
         } catch (const std::exception&) {
-            // A rule ptz cannot read (hours past 24, negative): the listed transitions only.
+            // A rule ptz refuses (Greenland's, America/Nuuk's "M3.5.0/-1": a change at -1:00)
+            // leaves the listed transitions only, as date alone does.
         }
     }
-    // The last listed transition begins the interval that date extends for ever.
-    zone.rule_from_ = zone.zone_->get_info(date::sys_days{date::year{9999} / 1 / 1}).begin;
+    // The last listed transition begins the interval that date extends for ever. Offsets are
+    // within a day of UTC and transitions months apart: a day past it in local time, only the
+    // rule can tell.
+    const date::sys_info last = zone.zone_->get_info(date::sys_days{date::year{9999} / 1 / 1});
+    zone.rule_from_ = last.begin;
+    zone.rule_local_from_ =
+        date::local_seconds{last.begin.time_since_epoch() + last.offset + date::days{1}};
+    known.emplace(name, zone);
     return zone;
 }
 
@@ -63,11 +77,7 @@ date::sys_info Zone::info(date::sys_seconds t) const {
 }
 
 date::local_info Zone::info(date::local_seconds t) const {
-    // Offsets are within a day of UTC and transitions months apart: a day past the last listed
-    // one, only the rule can tell.
-    const date::local_seconds rule_local{rule_from_.time_since_epoch() + date::days{1} +
-                                         zone_->get_info(rule_from_).offset};
-    if (!rule_ || t < rule_local) return zone_->get_info(t);
+    if (!rule_ || t < rule_local_from_) return zone_->get_info(t);
     return rule_->get_info(t);
 }
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-namespace Posix {
+namespace Posix {  // NOLINT(readability-identifier-naming): date's name
 class time_zone;
 }
 
@@ -30,6 +30,7 @@ class Zone {
     // The file's rule, and where it takes over; none when the file has no rule we can read.
     std::shared_ptr<const Posix::time_zone> rule_;
     date::sys_seconds rule_from_{};
+    date::local_seconds rule_local_from_{};
 };
 
 }  // namespace delayq::detail
