@@ -11,6 +11,7 @@ using hh_mm_ss = date::hh_mm_ss<Duration>;
 
 #include <algorithm>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -48,7 +49,12 @@ Zone Zone::locate(const std::string& name) {
     try {
         zone.zone_ = date::locate_zone(name);
     } catch (const std::exception&) {
-        throw InvalidArgument("tz: unknown time zone \"" + name + "\"");
+        // Without tzdata every name is unknown, UTC too: say so rather than blame the name.
+        const bool no_tzdata = !std::filesystem::is_directory(std::string(kZoneDir));
+        throw InvalidArgument("tz: unknown time zone \"" + name + "\"" +
+                              (no_tzdata
+                                   ? " (" + std::string(kZoneDir) + " is missing: install tzdata)"
+                                   : std::string()));
     }
     if (const auto rule = footer_rule(zone.zone_->name())) {
         try {
