@@ -5,6 +5,7 @@
 #include "delayq/limits.hpp"
 #include "delayq/schedules.hpp"
 #include "delayq/time.hpp"
+#include "codec/schedule.hpp"
 #include "schedule/recurrence.hpp"
 #include "validate.hpp"
 
@@ -43,7 +44,8 @@ void validate_schedule_name(std::string_view name) {
 }
 
 std::string schedule_message_id(std::string_view name, TimePoint instant) {
-    return "schedule:" + std::string(name) + ":" +
+    // The scripts append the instant to the same prefix.
+    return detail::schedule_codec::id_prefix(name) +
            std::to_string(instant.time_since_epoch().count());
 }
 
