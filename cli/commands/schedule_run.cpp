@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <delayq/scheduler.hpp>
 #include <delayq/url.hpp>
-#include <delayq/validate.hpp>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -85,8 +84,8 @@ class Reporter {
 };
 
 int run(const RunArgs& a, const Invocation& invocation) {
-    for (const std::string& queue : a.queues) validate_queue_name(queue);
     Session session(invocation);
+    // Checks the queue names (exit 2) and contacts nothing yet.
     Scheduler scheduler(session.client(), SchedulerOptions{.queues = a.queues});
     std::mutex mutex;
     bool stopping = false;
@@ -113,7 +112,7 @@ int run(const RunArgs& a, const Invocation& invocation) {
                  which.c_str(), masked_url(session.url()).c_str());
     {
         Reporter reporter(scheduler);
-        scheduler.wait();  // what it rethrows, if anything, exits 1
+        scheduler.wait();
     }
     std::fprintf(stderr, "delayq schedule run: stopped\n");
     return kExitOk;
