@@ -18,8 +18,9 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # The runtime's dependencies are read off the binaries it links (dpkg-shlibdeps); the dev
 # package adds what building against the static library needs.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
-# postinst falls back to adduser where systemd-sysusers is missing.
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS adduser)
+# postinst falls back to adduser where systemd-sysusers is missing. Cron schedules read their
+# zones from tzdata's /usr/share/zoneinfo, which no library dependency brings.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "adduser, tzdata")
 # Policy 8.6: the shlibs file tells dpkg-shlibdeps of other packages what libdelayq.so.0.2
 # needs ("=": below 1.0 the ABI may change with any release); the triggers file runs ldconfig.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
@@ -38,7 +39,8 @@ their due time by the Redis server's clock, at-least-once, with leases,
 retries and a dead-letter set. This package holds the delayq command, its
 HTTP service (delayq serve, with a systemd unit) and the shared library.")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, libssl-dev, pkg-config")
+    "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, libssl-dev,
+    libhowardhinnant-date-dev, pkg-config")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "delayed-message queue on Redis: C++20 development files
 Headers, the static library, the CMake package (find_package(delayq)) and the
 pkg-config file (delayq.pc) of the delayq library.")

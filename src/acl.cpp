@@ -21,8 +21,8 @@ constexpr std::array kReaderCommands = {
     // library's code first, and as scripts where the library is not loaded (the fallback);
     // then what they call.
     "+fcall_ro", "+function|list", "+evalsha_ro", "+eval_ro", "+exists", "+hget", "+hmget",
-    "+hgetall", "+zcard", "+zcount", "+zmscore", "+zrange", "+zrangebyscore", "+zrevrangebyscore",
-    "+zrank", "+zscore"};
+    "+hgetall", "+hlen", "+hscan", "+zcard", "+zcount", "+zmscore", "+zrange", "+zrangebyscore",
+    "+zrevrangebyscore", "+zrank", "+zscore"};
 // The other scripts (as functions, or as scripts), and the writes they call; SPUBLISH wakes
 // consumers. WAIT follows each send of a durable handle (QueueOptions::durability).
 constexpr std::array kWriterCommands = {
@@ -109,6 +109,9 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
         out.push_back({"ACL", "SETUSER", name, key_access + prefix + "*",
                        "&" + prefix + std::string(detail::kKeySuffixes[detail::kWakeChannel])});
     }
+    // The registry of queues with schedules, which every queue's schedules share: readers list
+    // it, writers register their queues (docs/design.md, Schedules).
+    out.push_back({"ACL", "SETUSER", name, key_access + std::string(detail::kScheduleRegistryKey)});
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include "redis/key_slot.hpp"
 #include "redis/permission.hpp"
 #include "redis/url_secret.hpp"
+#include "schedule/registry.hpp"
 #include "scripts.hpp"
 #include "validate.hpp"
 #include "waiter/wake_hub.hpp"
@@ -182,18 +183,20 @@ Client::Client(std::string_view url, ClientOptions options) {
     core_ = std::make_shared<detail::ClientCore>(std::move(seeds), std::move(options));
 }
 
-namespace {
+namespace detail {
 
-std::shared_ptr<detail::QueueCore> queue_core(const std::shared_ptr<detail::ClientCore>& client,
-                                              std::string_view name, const QueueOptions& options) {
-    detail::validate_queue_name(name);
-    detail::validate_queue_options(options);
+std::shared_ptr<QueueCore> queue_core(const std::shared_ptr<ClientCore>& client,
+                                      std::string_view name, const QueueOptions& options) {
+    validate_queue_name(name);
+    validate_queue_options(options);
     return client->queues().get(name, options, [&] {
-        return std::make_shared<detail::QueueCore>(client, std::string(name), options);
+        return std::make_shared<QueueCore>(client, std::string(name), options);
     });
 }
 
-}  // namespace
+}  // namespace detail
+
+using detail::queue_core;
 
 Queue Client::queue(std::string_view name, QueueOptions options) const {
     return Queue(queue_core(core_, name, options));
@@ -204,6 +207,14 @@ QueueAdmin Client::admin(std::string_view name) const {
 }
 
 Leases Client::leases(std::string_view name) const { return Leases(queue_core(core_, name, {})); }
+
+Schedules Client::schedules(std::string_view queue) const {
+    return Schedules(queue_core(core_, queue, {}));
+}
+
+std::vector<std::string> Client::schedule_queues() const {
+    return detail::registered_queues(*core_);
+}
 
 std::vector<std::string> Client::queues() const {
     std::vector<std::string> names;

@@ -17,6 +17,7 @@
 namespace delayq::detail {
 
 // What every Queue and Consumer of one Client shares: where Redis is, the options, the pool.
+class QueueCore;
 class WakeHub;
 
 class ClientCore {
@@ -65,5 +66,10 @@ class ClientCore {
     // Last: its threads use the rest, so it stops first.
     std::unique_ptr<WakeHub> wake_hub_;
 };
+
+// The queue's shared core (one per name and options while a handle holds it); validates the
+// name and options first.
+std::shared_ptr<QueueCore> queue_core(const std::shared_ptr<ClientCore>& client,
+                                      std::string_view name, const QueueOptions& options);
 
 }  // namespace delayq::detail

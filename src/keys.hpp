@@ -13,9 +13,9 @@ namespace delayq::detail {
 // all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
 // contract in src/lua/lib/keys.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
-inline constexpr std::array<std::string_view, 12> kKeySuffixes = {
-    "msg",  "pending", "inflight", "dead",     "err",      "stats",
-    "wake", "cold",    "blocks",   "blockidx", "settings", "lateness"};
+inline constexpr std::array<std::string_view, 14> kKeySuffixes = {
+    "msg",  "pending", "inflight", "dead",     "err",      "stats",     "wake",
+    "cold", "blocks",  "blockidx", "settings", "lateness", "schedules", "schedclaims"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 6;
@@ -27,6 +27,12 @@ QueueKeys make_keys(std::string_view queue);
 // Client::shared_secret's key: no hash tag, so no queue's key pattern (dq:{...}:*) matches it.
 inline constexpr std::string_view kSharedSecretKey = "dq:shared-secret";
 inline constexpr std::size_t kSharedSecretBytes = 32;
+
+// The registry of queues that have recurring schedules: a zset, queue -> when a schedule was last
+// added, changed or resumed there (unix ms). Schedulers read it to find their queues; it is
+// outside every queue's slot, so writing it is a command of its own after the schedule's script
+// (docs/design.md, Schedules).
+inline constexpr std::string_view kScheduleRegistryKey = "dq:schedules";
 
 // The pattern matching the stats hash of every queue, for discovering queues with SCAN.
 inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";

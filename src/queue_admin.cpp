@@ -8,7 +8,9 @@
 
 #include "codec/settings.hpp"
 #include "delayq/error.hpp"
+#include "log.hpp"
 #include "queue_core.hpp"
+#include "schedule/registry.hpp"
 #include "validate.hpp"
 
 namespace delayq {
@@ -90,8 +92,21 @@ void QueueAdmin::resume() {
 }
 
 DeleteResult QueueAdmin::delete_queue(bool force) {
-    auto conn = core_->acquire();
-    return core_->delete_queue(*conn, force);
+    DeleteResult result;
+    {
+        auto conn = core_->acquire();
+        result = core_->delete_queue(*conn, force);
+    }
+    if (result.status != DeleteStatus::kDeleted) return result;
+    // The queue is gone with its schedules whatever happens here: a registry entry left behind
+    // costs a scheduler one read per poll until the queue has schedules again.
+    try {
+        detail::unregister_schedules(*core_);
+    } catch (const Error& e) {
+        detail::log().warn("queue {}: deleted, but not unregistered from {}: {}", core_->name(),
+                           detail::kScheduleRegistryKey, e.what());
+    }
+    return result;
 }
 
 std::size_t QueueAdmin::requeue(const DeadLetterSelector& which) {

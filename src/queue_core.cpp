@@ -135,4 +135,36 @@ manage_codec::DeadAnswer QueueCore::dead_letters(Connection& conn, const ScriptS
     return manage_codec::decode_dead(call(conn, script, args));
 }
 
+schedule_codec::PutAnswer QueueCore::schedule_put(Connection& conn,
+                                                  const schedule_codec::PutRequest& request) {
+    const ScriptArgs args = schedule_codec::encode_put(request);
+    return schedule_codec::decode_put(call(conn, scripts::kSchedulePut, args));
+}
+
+schedule_codec::GetAnswer QueueCore::schedule_get(Connection& conn, const ScriptArgs& which) {
+    return schedule_codec::decode_get(call(conn, scripts::kScheduleGet, which));
+}
+
+schedule_codec::PollAnswer QueueCore::schedule_poll(Connection& conn, std::size_t limit) {
+    const ScriptArgs args = schedule_codec::encode_poll(limit);
+    return schedule_codec::decode_poll(call(conn, scripts::kSchedulePoll, args));
+}
+
+schedule_codec::ClaimAnswer QueueCore::schedule_claim(Connection& conn,
+                                                      const schedule_codec::ClaimRequest& request) {
+    const ScriptArgs args = schedule_codec::encode_claim(request);
+    return schedule_codec::decode_claim(call(conn, scripts::kScheduleClaim, args));
+}
+
+schedule_codec::StopAnswer QueueCore::schedule_stop(Connection& conn, bool remove,
+                                                    std::string_view name) {
+    const ScriptArgs args = schedule_codec::encode_stop(remove, name);
+    return schedule_codec::decode_stop(call(conn, scripts::kScheduleStop, args));
+}
+
+std::optional<TriggerResult> QueueCore::schedule_trigger(Connection& conn, std::string_view name) {
+    const ScriptArgs args = schedule_codec::encode_trigger(name);
+    return schedule_codec::decode_trigger(call(conn, scripts::kScheduleTrigger, args), name);
+}
+
 }  // namespace delayq::detail

@@ -10,6 +10,7 @@
 
 #include "client_core.hpp"
 #include "codec/manage.hpp"
+#include "codec/schedule.hpp"
 #include "codec/send.hpp"
 #include "delayq/leases.hpp"
 #include "delayq/queue_admin.hpp"
@@ -71,6 +72,16 @@ class QueueCore {
     // or without ids the oldest `limit`.
     manage_codec::DeadAnswer dead_letters(Connection& conn, const ScriptSource& script,
                                           std::span<const std::string> ids, std::size_t limit);
+
+    // Recurring schedules (src/codec/schedule.hpp).
+    schedule_codec::PutAnswer schedule_put(Connection& conn,
+                                           const schedule_codec::PutRequest& request);
+    schedule_codec::GetAnswer schedule_get(Connection& conn, const ScriptArgs& which);
+    schedule_codec::PollAnswer schedule_poll(Connection& conn, std::size_t limit);
+    schedule_codec::ClaimAnswer schedule_claim(Connection& conn,
+                                               const schedule_codec::ClaimRequest& request);
+    schedule_codec::StopAnswer schedule_stop(Connection& conn, bool remove, std::string_view name);
+    std::optional<TriggerResult> schedule_trigger(Connection& conn, std::string_view name);
 
   private:
     // One script call on the queue's keys, where the queue's slot is served.

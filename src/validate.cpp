@@ -14,11 +14,14 @@ namespace {
     throw InvalidArgument(std::string(what) + " " + std::string(why));
 }
 
-void validate_text(std::string_view text, std::string_view what, bool allow_space) {
+}  // namespace
+
+void validate_text(std::string_view text, std::string_view what, bool allow_space,
+                   std::size_t max_bytes) {
     if (text.empty()) invalid(what, "must not be empty");
-    if (text.size() > kMaxNameBytes) {
+    if (text.size() > max_bytes) {
         invalid(what, "is " + std::to_string(text.size()) + " bytes, over the limit of " +
-                          std::to_string(kMaxNameBytes));
+                          std::to_string(max_bytes));
     }
     for (char ch : text) {
         auto c = static_cast<unsigned char>(ch);
@@ -30,11 +33,11 @@ void validate_text(std::string_view text, std::string_view what, bool allow_spac
     }
 }
 
-}  // namespace
+void validate_queue_name(std::string_view name) {
+    validate_text(name, "queue name", false, kMaxNameBytes);
+}
 
-void validate_queue_name(std::string_view name) { validate_text(name, "queue name", false); }
-
-void validate_id(std::string_view id) { validate_text(id, "message id", true); }
+void validate_id(std::string_view id) { validate_text(id, "message id", true, kMaxNameBytes); }
 
 void validate_payload(std::string_view payload, std::size_t max_bytes) {
     if (payload.size() > max_bytes) {

@@ -15,6 +15,10 @@ namespace delayq::detail {
 inline constexpr std::int64_t kMaxTimerMs = 3'153'600'000'000;
 
 // Each throws InvalidArgument with a message that names the problem.
+// A name or id: 1..max_bytes of printable ASCII without braces (a Redis Cluster hash tag), and
+// without spaces unless allowed; `what` starts the message ("queue name must not be empty").
+void validate_text(std::string_view text, std::string_view what, bool allow_space,
+                   std::size_t max_bytes);
 void validate_queue_name(std::string_view name);
 // Ids may contain spaces and colons; not braces, control characters or bytes >= 0x7f.
 void validate_id(std::string_view id);

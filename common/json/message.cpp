@@ -14,14 +14,6 @@ namespace {
 
 [[noreturn]] void bad(const std::string& what) { throw InvalidArgument(what); }
 
-std::string payload_of(const std::string& key, const Json& v) {
-    if (!v.is_string()) bad(key + " must be a string");
-    if (key == "payload") return v.get<std::string>();
-    auto bytes = base64_decode(v.get<std::string>());
-    if (!bytes) bad("payload_base64 is not base64 (RFC 4648, padded, canonical)");
-    return std::move(*bytes);
-}
-
 }  // namespace
 
 Message parse_message(const Json& body, const SendOptions& defaults) {
@@ -34,7 +26,7 @@ Message parse_message(const Json& body, const SendOptions& defaults) {
     for (const auto& [key, v] : body.items()) {
         if (key == "payload" || key == "payload_base64") {
             if (has_payload) bad("give payload or payload_base64, not both");
-            m.payload = payload_of(key, v);
+            m.payload = payload_field(v, key);
             has_payload = true;
         } else if (key == "delay") {
             m.options.delay = duration_field(v, key);

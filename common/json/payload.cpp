@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "delayq/error.hpp"
 #include "json/text.hpp"
 
 namespace delayq::json {
@@ -83,6 +84,14 @@ void append_payload(std::string& out, std::string_view payload) {
         out.append(base64_encode(payload));
         out.push_back('"');
     }
+}
+
+std::string payload_field(const Json& value, const std::string& key) {
+    if (!value.is_string()) throw InvalidArgument(key + " must be a string");
+    if (key == "payload") return value.get<std::string>();
+    auto bytes = base64_decode(value.get<std::string>());
+    if (!bytes) throw InvalidArgument("payload_base64 is not base64 (RFC 4648, padded, canonical)");
+    return std::move(*bytes);
 }
 
 }  // namespace delayq::json

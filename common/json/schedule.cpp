@@ -10,14 +10,16 @@
 namespace delayq::json {
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw InvalidArgument(what); }
-
 std::string_view status_name(PutStatus status) {
     switch (status) {
-        case PutStatus::kCreated: return "created";
-        case PutStatus::kUpdated: return "updated";
-        case PutStatus::kUnchanged: return "unchanged";
-        case PutStatus::kExists: return "exists";
+        case PutStatus::kCreated:
+            return "created";
+        case PutStatus::kUpdated:
+            return "updated";
+        case PutStatus::kUnchanged:
+            return "unchanged";
+        case PutStatus::kExists:
+            return "exists";
     }
     return "created";
 }
@@ -93,16 +95,9 @@ ScheduleSpec parse_schedule_spec(const Json& body) {
         } else if (key == "tz") {
             spec.tz = string_field(v, key);
         } else if (key == "payload" || key == "payload_base64") {
-            if (has_payload) bad("give payload or payload_base64, not both");
+            if (has_payload) throw InvalidArgument("give payload or payload_base64, not both");
             has_payload = true;
-            if (!v.is_string()) bad(key + " must be a string");
-            if (key == "payload") {
-                spec.payload = v.get<std::string>();
-            } else {
-                auto bytes = base64_decode(v.get<std::string>());
-                if (!bytes) bad("payload_base64 is not base64 (RFC 4648, padded, canonical)");
-                spec.payload = std::move(*bytes);
-            }
+            spec.payload = payload_field(v, key);
         } else if (key == "max_attempts") {
             spec.max_attempts = static_cast<int>(count_field(v, key, 0, kMaxAttempts));
         } else if (key == "expire_after") {
@@ -115,17 +110,18 @@ ScheduleSpec parse_schedule_spec(const Json& body) {
             spec.max_runs = count_field(v, key, 0, kMaxScheduleRuns);
         } else if (key == "overlap") {
             auto overlap = parse_overlap(string_field(v, key));
-            if (!overlap) bad("overlap must be \"allow\" or \"skip\"");
+            if (!overlap) throw InvalidArgument("overlap must be \"allow\" or \"skip\"");
             spec.overlap = *overlap;
         } else if (key == "catch_up") {
             auto catch_up = parse_catch_up(string_field(v, key));
-            if (!catch_up) bad("catch_up must be \"none\", \"one\" or \"all\"");
+            if (!catch_up) throw InvalidArgument("catch_up must be \"none\", \"one\" or \"all\"");
             spec.catch_up = *catch_up;
         } else {
             unknown_field(key);
         }
     }
-    if (spec.cron.empty() == (spec.every == Duration(0))) bad("give cron or every, one of them");
+    if (spec.cron.empty() == (spec.every == Duration(0)))
+        throw InvalidArgument("give cron or every, one of them");
     return spec;
 }
 

@@ -68,6 +68,7 @@ class Client {
     std::vector<std::string> schedule_queues() const;
 
   private:
+    friend class Scheduler;
     std::shared_ptr<detail::ClientCore> core_;
 };
 

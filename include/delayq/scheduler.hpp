@@ -48,9 +48,10 @@ struct SchedulerStats {
 
 // Claims the occurrences of recurring schedules and sends their messages: sleeps until the
 // next claim is due (by the Redis clock), else `poll`; any number of schedulers may run on one
-// Redis, and each occurrence is sent once whichever claims it. Redis failures are logged,
-// counted and retried with back-off, never thrown; a ConfigurationError or PermissionError
-// stops it (wait() rethrows). Thread: one of its own.
+// Redis, and each occurrence is sent once whichever claims it. Failures are logged, counted and
+// retried with back-off, never thrown: a queue refused for its layout (ConfigurationError) or
+// the Redis user's rights (PermissionError) is tried again a minute later, the others go on.
+// Thread: one of its own.
 class Scheduler {
   public:
     // Throws InvalidArgument for bad options or queue names. Connects nothing until start().
@@ -63,7 +64,7 @@ class Scheduler {
     void start();
     // Ends the loop after the call in progress; callable from any thread.
     void stop();
-    // Blocks until stopped; rethrows a fatal error.
+    // Blocks until stopped.
     void wait();
     SchedulerStats stats() const;
 

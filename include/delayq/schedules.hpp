@@ -73,8 +73,7 @@ struct ScheduleSpec {
 // Throws InvalidArgument naming the field and the reason: a cron field out of range, an
 // unknown zone, an interval under 1 s, an end before the start, a payload over `max_payload`, a
 // max_attempts or expiry out of bounds.
-void validate_schedule(const ScheduleSpec& spec,
-                       std::size_t max_payload = kDefaultMaxPayloadBytes);
+void validate_schedule(const ScheduleSpec& spec, std::size_t max_payload = kDefaultMaxPayloadBytes);
 // A schedule name: 1..kMaxScheduleNameBytes bytes of printable ASCII without braces or spaces.
 // Throws InvalidArgument.
 void validate_schedule_name(std::string_view name);
@@ -84,8 +83,8 @@ std::string schedule_message_id(std::string_view name, TimePoint instant);
 // The first `count` occurrences of `spec` strictly after `from` (fewer when it ends), computed
 // here, nothing read or written. `anchor` is the anchor of an `every` without `start` (the
 // schedule's first upsert: ScheduleInfo::anchor); max_runs is not applied. Validates first.
-std::vector<TimePoint> next_occurrences(const ScheduleSpec& spec, TimePoint from,
-                                        std::size_t count, TimePoint anchor = TimePoint{});
+std::vector<TimePoint> next_occurrences(const ScheduleSpec& spec, TimePoint from, std::size_t count,
+                                        TimePoint anchor = TimePoint{});
 
 // Where the message of a schedule's last occurrence is, as get() and list() found it.
 enum class LastOutcome {

@@ -178,6 +178,9 @@ QueueStats decode_stats(const Reply& reply) {
         {"purged", &Totals::purged},
         {"dead_trimmed", &Totals::dead_trimmed},
         {"orphans_removed", &Totals::orphans_removed},
+        {"schedule_fired", &Totals::schedule_fired},
+        {"schedule_missed", &Totals::schedule_missed},
+        {"schedule_skipped", &Totals::schedule_skipped},
     };
     const auto& t = reply.at(kTotals).as_array();
     for (std::size_t i = 0; i + 1 < t.size(); i += 2) {

@@ -1,5 +1,5 @@
 #!lua flags=allow-oom
--- delete: removes every key of the queue (the wake channel is not a key). Refused while messages
+-- delete: removes every key of the queue (the wake channel is not a key), its schedules too. Refused while messages
 -- are in flight unless forced: an operator deleting a queue under running consumers most likely
 -- meant another queue. allow-oom: it only frees memory.
 -- KEYS: the queue's keys, see lib/keys.lua.
@@ -22,5 +22,5 @@ if in_flight > 0 and force == '0' then return {'in_flight', in_flight} end
 local pending, dead = redis.call('ZCARD', K.pending), redis.call('ZCARD', K.dead)
 -- UNLINK frees large values in the background instead of blocking Redis for them.
 redis.call('UNLINK', K.msg, K.pending, K.inflight, K.dead, K.err, K.stats, K.cold,
-           K.blocks, K.blockidx, K.settings, K.lateness)
+           K.blocks, K.blockidx, K.settings, K.lateness, K.schedules, K.schedclaims)
 return {'deleted', pending, in_flight, dead}

@@ -47,11 +47,6 @@
 
 bind_keys(KEYS)
 
--- A message sent due more than this far ahead keeps its record in the cold hash until it is
--- first delivered: a backlog of far-future messages then leaves the msg hash, which every
--- send, fetch and ack of near messages touches, small enough to stay in the CPU's caches.
-local COLD_AFTER_MS = 3600000
-
 local now, now_us = clock()
 
 -- Validate every run before the first write. Options come once per run, not per message: six

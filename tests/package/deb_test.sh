@@ -16,7 +16,7 @@ version=$(field "$runtime" Version)
 "$build/cli/delayq" --version | has -x "delayq $version" ||
     fail "package version $version is not the binary's: $("$build/cli/delayq" --version)"
 depends=$(field "$runtime" Depends)
-for lib in libhiredis libspdlog libssl3 libc6; do
+for lib in libhiredis libspdlog libssl3 libdate-tz3 tzdata libc6; do
     grep -q "$lib" <<<"$depends" || fail "delayq's Depends lacks $lib: $depends"
 done
 grep -q "delayq (= $version)" <<<"$(field "$dev" Depends)" || fail "delayq-dev does not depend on delayq"

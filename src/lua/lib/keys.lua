@@ -24,15 +24,21 @@
 --                           the layout, so that a send pays no command for the check)
 --   KEYS[12] lateness hash  the delivery lateness histogram: bucket -> deliveries, 'sum_ms'
 --                           (lib/lateness.lua); written by fetch only
+--   KEYS[13] schedules hash name -> a recurring schedule: its spec and state, msgpack
+--                           (lib/schedule.lua)
+--   KEYS[14] schedclaims zset name -> when a scheduler must next claim for it (unix ms): the
+--                           instant of the occurrence sent ahead (overlap allow) or of the next
+--                           occurrence (overlap skip); paused and ended schedules are absent
 -- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
 -- just the sequence key when the id was generated (then the id is the sequence key). The
 -- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
 -- K names them for the helpers. bind_keys fills it in, first thing in every operation: in the
 -- function library the helpers are defined once, before any call's KEYS exist. One call runs at
--- a time, and each binds all twelve, so nothing of a call before remains.
+-- a time, and each binds all fourteen, so nothing of a call before remains.
 local K = {}
 local function bind_keys(keys)
     K.msg, K.pending, K.inflight, K.dead = keys[1], keys[2], keys[3], keys[4]
     K.err, K.stats, K.wake, K.cold, K.blocks = keys[5], keys[6], keys[7], keys[8], keys[9]
     K.blockidx, K.settings, K.lateness = keys[10], keys[11], keys[12]
+    K.schedules, K.schedclaims = keys[13], keys[14]
 end

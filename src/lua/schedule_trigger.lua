@@ -1,0 +1,27 @@
+#!lua
+-- schedule_trigger: sends one occurrence of a schedule now, outside its own occurrences (which
+-- stay as they are), with the schedule's message and the id of the current instant.
+-- KEYS: the queue's keys, see lib/keys.lua.
+-- ARGV: 1 name, 2 id prefix (as in schedule_put)
+-- Returns: {status, instant_ms}: 'triggered' | 'duplicate' (an occurrence of this very
+--   millisecond exists: nothing sent) | 'not_found'.
+-- Errors: 'ERR delayq: bad script argument'; nothing is written then.
+-- @include lib/constants.lua
+-- @include lib/util.lua
+-- @include lib/keys.lua
+-- @include lib/layout.lua
+-- @include lib/schedule.lua
+
+bind_keys(KEYS)
+
+local name, prefix = ARGV[1], ARGV[2]
+if name == nil or name == '' or prefix == nil or prefix == '' then return bad_argument() end
+local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
+local layout_err = layout_error(meta[1], true)
+if layout_err then return layout_err end
+local s = schedule_read(name)
+if not s then return {'not_found', -1} end
+local now, now_us = clock()
+local sent = send_occurrence(s, prefix .. str(now), now, now, now_us, meta[2])
+if not sent then return {'duplicate', now} end
+return {'triggered', now}
