@@ -85,7 +85,8 @@ TEST_F(HttpSchedulesTest, PutCreatesUpdatesOrLeavesUnchangedAndGetShowsThem) {
     const HttpResult list = http().get(std::string(kSchedules) + "?limit=10");
     ASSERT_EQ(list.status, 200u) << list.body;
     std::set<std::string> names;
-    for (const json& s : list.json()["schedules"]) names.insert(s["name"].get<std::string>());
+    const json page = list.json();
+    for (const json& s : page["schedules"]) names.insert(s["name"].get<std::string>());
     EXPECT_EQ(names, (std::set<std::string>{"hourly", "nightly"}));
     EXPECT_TRUE(list.json()["next_cursor"].is_null()) << list.body;
     EXPECT_EQ(http().get(std::string(kSchedules) + "/weekly").status, 404u);
@@ -127,7 +128,7 @@ TEST_F(HttpSchedulesTest, NextFollowsTheZonesDaylightSavingTime) {
     const HttpResult next =
         http().get(std::string(kSchedules) + "/dst/next?count=2&from=2024-03-30T12:00:00Z");
     ASSERT_EQ(next.status, 200u) << next.body;
-    const json& occurrences = next.json()["occurrences"];
+    const json occurrences = next.json()["occurrences"];
     ASSERT_EQ(occurrences.size(), 2u) << next.body;
     EXPECT_EQ(occurrences[0]["ms"], ms(parse_time("2024-03-31T01:00:00Z")));
     EXPECT_EQ(occurrences[0]["time"], "2024-03-31T01:00:00.000Z");
