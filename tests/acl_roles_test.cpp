@@ -230,3 +230,39 @@ TEST_F(AclRolesTest, TheSharedSecretNeedsItsOwnGrant) {
 
 }  // namespace
 }  // namespace delayq::test
+
+namespace delayq::test {
+namespace {
+
+// Schedules: a writer declares them and a Scheduler of the writer claims them (the registry key
+// is granted with the queues'); a reader sees them and changes nothing.
+TEST_F(AclRolesTest, AWriterSchedulesAndClaimsAReaderOnlyLooks) {
+    Client writer = role_client("w", AclRole::kWriter, {"jobs-*"});
+    ScheduleSpec spec;
+    spec.every = std::chrono::seconds(1);
+    spec.payload = "tick";
+    auto schedules = writer.schedules("jobs-a");
+    ASSERT_EQ(schedules.add("tick", spec).status, PutStatus::kCreated);
+    EXPECT_EQ(writer.schedule_queues(), std::vector<std::string>{"jobs-a"});
+    Scheduler scheduler(writer, SchedulerOptions{.poll = std::chrono::milliseconds(100),
+                                                 .discover = std::chrono::milliseconds(100)});
+    scheduler.start();
+    ASSERT_TRUE(eventually([&] { return schedules.get("tick")->runs >= 2; }));
+    scheduler.stop();
+    scheduler.wait();
+    EXPECT_EQ(scheduler.stats().redis_errors, 0U);
+    EXPECT_THROW(writer.schedules("other").add("tick", spec), PermissionError);
+
+    Client reader = role_client("r", AclRole::kReader, {"jobs-*"});
+    const auto before = snapshot();
+    auto read_only = reader.schedules("jobs-a");
+    EXPECT_TRUE(read_only.get("tick"));
+    EXPECT_EQ(read_only.list().schedules.size(), 1U);
+    EXPECT_EQ(reader.schedule_queues(), std::vector<std::string>{"jobs-a"});
+    EXPECT_THROW(read_only.upsert("tick", spec), PermissionError);
+    EXPECT_THROW(read_only.pause("tick"), PermissionError);
+    EXPECT_EQ(snapshot(), before);
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -150,7 +150,9 @@ TEST_F(SchedulerTest, OccurrencesMissedWhileNoSchedulerRanFollowTheCatchUpPolicy
             case CatchUp::kNone:
                 EXPECT_GE(absent.size(), 3U);
                 for (const std::int64_t t : sent) {
-                    if (t != first[queue]) EXPECT_GE(t, f - 6 * kSecond) << t;
+                    if (t != first[queue]) {
+                        EXPECT_GE(t, f - 6 * kSecond) << t;
+                    }
                 }
                 break;
             case CatchUp::kOne: {
@@ -205,7 +207,9 @@ TEST_F(SchedulerTest, ChangesUnderARunningSchedulerTakeEffect) {
     const std::uint64_t runs_at_change = changed->runs;
     ASSERT_TRUE(eventually([&] { return s.get("tick")->runs >= runs_at_change + 2; }));
     for (const std::int64_t t : occurrences("q", "tick")) {
-        if (t > ms(changed->updated)) EXPECT_EQ((t - anchor) % (2 * kSecond), 0) << t;
+        if (t > ms(changed->updated)) {
+            EXPECT_EQ((t - anchor) % (2 * kSecond), 0) << t;
+        }
     }
 
     // Paused: its occurrence ahead is cancelled and the scheduler claims nothing.

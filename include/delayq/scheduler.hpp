@@ -61,6 +61,7 @@ class Scheduler {
     Scheduler(const Scheduler&) = delete;
     Scheduler& operator=(const Scheduler&) = delete;
 
+    // Once; a second call does nothing.
     void start();
     // Ends the loop after the call in progress; callable from any thread.
     void stop();

@@ -1,15 +1,13 @@
 #include "schedule/recurrence.hpp"
 
-#include <date/tz.h>
-
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <string>
 
 #include "delayq/error.hpp"
 #include "delayq/time.hpp"
 #include "schedule/cron.hpp"
+#include "schedule/zone.hpp"
 #include "shared_constants.hpp"
 
 namespace delayq::detail {
@@ -27,14 +25,6 @@ using LocalSeconds = std::chrono::local_seconds;
 date::local_seconds to_date(LocalSeconds t) { return date::local_seconds{t.time_since_epoch()}; }
 LocalSeconds local_at(sys_seconds t, seconds offset) {
     return LocalSeconds{t.time_since_epoch() + offset};
-}
-
-const date::time_zone* locate(const std::string& tz) {
-    try {
-        return date::locate_zone(tz);
-    } catch (const std::exception&) {
-        invalid("tz", "unknown time zone \"" + tz + "\"");
-    }
 }
 
 void check_time(const std::optional<TimePoint>& t, std::string_view field) {
@@ -55,33 +45,31 @@ void check_time(const std::optional<TimePoint>& t, std::string_view field) {
 //   time, so it follows the instants: nothing inside the gap (no 02:00 or 02:30 on 2024-03-31
 //   in Berlin), and both instances of the repeated hour (00:00Z and 01:00Z are both 02:00
 //   local on 2024-10-27).
-std::optional<sys_seconds> cron_elapsed(const CronExpr& cron, const date::time_zone& zone,
-                                        TimePoint t) {
+std::optional<sys_seconds> cron_elapsed(const CronExpr& cron, const Zone& zone, TimePoint t) {
     const auto now = std::chrono::floor<seconds>(t);
     // Within one offset interval local time moves with the instants: search it, else the next.
-    date::sys_info info = zone.get_info(now);
+    date::sys_info info = zone.info(now);
     LocalSeconds from = local_at(now, info.offset) + seconds{1};
     while (true) {
         const std::optional<LocalSeconds> match = cron.next(from);
         if (!match) return std::nullopt;
         const sys_seconds instant{match->time_since_epoch() - info.offset};
         if (instant < info.end) return instant;
-        info = zone.get_info(info.end);
+        info = zone.info(info.end);
         from = local_at(info.begin, info.offset);
     }
 }
 
-std::optional<sys_seconds> cron_fixed(const CronExpr& cron, const date::time_zone& zone,
-                                      TimePoint t) {
+std::optional<sys_seconds> cron_fixed(const CronExpr& cron, const Zone& zone, TimePoint t) {
     const auto now = std::chrono::floor<seconds>(t);
-    LocalSeconds from = local_at(now, zone.get_info(now).offset) + seconds{1};
+    LocalSeconds from = local_at(now, zone.info(now).offset) + seconds{1};
     // The instant of a wall-clock time never decreases as the wall-clock time grows (a gap's
     // times all map to its end, a repeat's to their first instance), so the first match whose
     // instant is after t is the answer; at most a repeat or a gap is stepped over to find it.
     while (true) {
         const std::optional<LocalSeconds> match = cron.next(from);
         if (!match) return std::nullopt;
-        const date::local_info info = zone.get_info(to_date(*match));
+        const date::local_info info = zone.info(to_date(*match));
         sys_seconds instant{match->time_since_epoch() - info.first.offset};
         LocalSeconds past = *match + seconds{1};
         if (info.result == date::local_info::nonexistent) {
@@ -99,7 +87,7 @@ std::optional<sys_seconds> cron_fixed(const CronExpr& cron, const date::time_zon
 
 struct Recurrence::Impl {
     std::optional<CronExpr> cron;
-    const date::time_zone* zone = nullptr;
+    std::optional<Zone> zone;
     Duration every{0};
     TimePoint anchor{};
     // `every` from `start`: start is an occurrence. From the first upsert: it is not.
@@ -132,7 +120,7 @@ Recurrence Recurrence::make(const ScheduleSpec& spec, TimePoint anchor) {
     if (!has_cron && !has_every) invalid("cron", "a schedule needs cron or every, and has neither");
     if (has_cron) {
         impl->cron = CronExpr::parse(spec.cron);
-        impl->zone = locate(spec.tz);
+        impl->zone = Zone::locate(spec.tz);
     } else {
         if (spec.every < kMinScheduleEvery) {
             invalid("every", format_duration(spec.every) + " is under the minimum of " +

@@ -18,7 +18,7 @@ Scheduler::Scheduler(const Client& client, SchedulerOptions options) {
 
 Scheduler::~Scheduler() = default;
 
-void Scheduler::start() { runtime_->start(); }
+void Scheduler::start() { runtime_->start_once(); }
 
 void Scheduler::stop() { runtime_->request_stop(); }
 

@@ -28,6 +28,10 @@ class SchedulerRuntime final : public Loop {
     SchedulerRuntime(std::shared_ptr<ClientCore> client, SchedulerOptions options);
     ~SchedulerRuntime() override;
 
+    // Starts the loop's thread; a second call does nothing.
+    void start_once() {
+        if (!started_.exchange(true)) start();
+    }
     void request_stop() override { stop_.request(); }
     SchedulerStats stats() const;
 
@@ -55,6 +59,7 @@ class SchedulerRuntime final : public Loop {
     std::shared_ptr<ClientCore> client_;
     SchedulerOptions options_;
     StopSignal stop_;
+    std::atomic<bool> started_{false};
     std::map<std::string, Followed> followed_;  // the loop's thread only
     Steady::time_point discover_at_{};
     // By queue, schedule, spec hash and anchor: parsing a cron and finding a zone once per spec.

@@ -1,11 +1,11 @@
 #include <algorithm>
 #include <string>
 
+#include "codec/schedule.hpp"
 #include "delayq/error.hpp"
 #include "delayq/limits.hpp"
 #include "delayq/schedules.hpp"
 #include "delayq/time.hpp"
-#include "codec/schedule.hpp"
 #include "schedule/recurrence.hpp"
 #include "validate.hpp"
 

@@ -121,6 +121,27 @@ TEST(Recurrence, LordHoweShiftsByHalfAnHour) {
                      "2024-10-05T16:00:00.000Z"}));
 }
 
+TEST(Recurrence, ZonesKeepTheirRulesAfter2037) {
+    // tzdata's files list transitions to 2037; later ones come from the rule at their end.
+    EXPECT_EQ(next(cron("0 12 1 7 *", "America/New_York"), "2040-01-01T00:00:00Z", 1),
+              (Texts{"2040-07-01T16:00:00.000Z"}));
+    EXPECT_EQ(next(cron("0 9 1 7 *", "Europe/Berlin"), "2100-01-01T00:00:00Z", 1),
+              (Texts{"2100-07-01T07:00:00.000Z"}));
+    EXPECT_EQ(next(cron("0 12 1 1,7 *", "Australia/Lord_Howe"), "2040-06-01T00:00:00Z", 2),
+              (Texts{"2040-07-01T01:30:00.000Z", "2041-01-01T01:00:00.000Z"}));
+    // New York 2040-03-11 02:00 EST -> 03:00 EDT at 07:00Z, 2040-11-04 at 06:00Z back.
+    EXPECT_EQ(next(cron("30 2 * * *", "America/New_York"), "2040-03-10T12:00:00Z", 2),
+              (Texts{"2040-03-11T07:00:00.000Z", "2040-03-12T06:30:00.000Z"}));
+    EXPECT_EQ(next(cron("0 * * * *", "America/New_York"), "2040-11-04T04:30:00Z", 3),
+              (Texts{"2040-11-04T05:00:00.000Z", "2040-11-04T06:00:00.000Z",
+                     "2040-11-04T07:00:00.000Z"}));
+    EXPECT_EQ(next(cron("30 1 * * *", "America/New_York"), "2040-11-03T12:00:00Z", 2),
+              (Texts{"2040-11-04T05:30:00.000Z", "2040-11-05T06:30:00.000Z"}));
+    // Lord Howe 2100-10-03 02:00 +10:30 -> 02:30 +11 at 2100-10-02T15:30Z.
+    EXPECT_EQ(next(cron("15 2 * * *", "Australia/Lord_Howe"), "2100-10-02T12:00:00Z", 2),
+              (Texts{"2100-10-02T15:30:00.000Z", "2100-10-03T15:15:00.000Z"}));
+}
+
 TEST(Recurrence, LeapDaysAndBothDayFields) {
     EXPECT_EQ(next(cron("0 0 29 2 *"), "2025-01-01T00:00:00Z", 2),
               (Texts{"2028-02-29T00:00:00.000Z", "2032-02-29T00:00:00.000Z"}));
