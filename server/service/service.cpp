@@ -1,10 +1,7 @@
 #include "service/service.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <delayq/error.hpp>
-#include <exception>
 
 #include "http/host_check.hpp"
 #include "http/limits.hpp"
@@ -145,10 +142,7 @@ Service::~Service() { stop(); }
 
 // The parts before the server, so that what it serves runs when it answers its first request.
 void Service::start() {
-    if (scheduler_) {
-        scheduler_->start();
-        scheduler_running_ = true;
-    }
+    if (scheduler_) scheduler_->start();
     server_->start();
 }
 
@@ -159,27 +153,15 @@ void Service::stop() {
     //    their `wait`; their fetches under way finish on the pool, which stops last. The
     //    scheduler claims nothing more: its call under way ends while the requests are answered.
     long_polls_.stop();
-    if (scheduler_running_) scheduler_->stop();
+    if (scheduler_) scheduler_->stop();
     // 3. The requests under way are answered, and the connections closed.
     server_->stop();
     // 4. What the routes share goes, the pool last. The scheduler stays, stopped, for its
     //    figures.
-    stop_scheduler();
+    if (scheduler_) scheduler_->wait();
     queues_.clear();
     history_recorder_.stop();
     pool_.stop();
-}
-
-// A fatal error stopped it earlier (a Redis user without the grants schedules need): it is
-// said now, since nothing else waits for the scheduler.
-void Service::stop_scheduler() {
-    if (!scheduler_running_) return;
-    scheduler_running_ = false;
-    try {
-        scheduler_->wait();
-    } catch (const std::exception& e) {
-        spdlog::error("schedules: the scheduler had stopped: {}", e.what());
-    }
 }
 
 }  // namespace delayq::server::service

@@ -100,10 +100,7 @@ class Service {
     auth::LeaseKey lease_key_;
     routes::RouteContext context_;
     std::unique_ptr<Scheduler> scheduler_;  // null with schedulers off
-    bool scheduler_running_ = false;
     std::unique_ptr<http::HttpServer> server_;
-
-    void stop_scheduler();
 };
 
 }  // namespace delayq::server::service
