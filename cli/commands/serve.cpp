@@ -44,6 +44,7 @@ struct ServeArgs {
     bool metrics_public = false;
     std::string lease_key_file;
     std::size_t history_max_queues = server::runtime::HistoryRecorderOptions{}.max_queues;
+    bool no_schedulers = false;
 };
 
 sigset_t serve_signals() {
@@ -125,6 +126,7 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.metrics_public = a.metrics_public;
     if (!a.lease_key_file.empty()) config.lease_key_file = a.lease_key_file;
     config.history.max_queues = a.history_max_queues;
+    config.schedulers = !a.no_schedulers;
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
             "--listen-tls-cert and --listen-tls-key go together: give both or neither");
@@ -199,7 +201,8 @@ void add_serve(CommandSet& set) {
 a loopback Host; with one, every request needs a Bearer token of the file
 (delayq token new). With --listen-tls-cert and --listen-tls-key it serves HTTPS.
 SIGHUP re-reads the auth file and the TLS certificate; SIGTERM or SIGINT stops
-gracefully (requests under way are answered first).
+gracefully (requests under way are answered first). It claims the occurrences of
+every queue's recurring schedules (delayq schedule) unless --no-schedulers.
 
 Examples:
   delayq serve
@@ -264,6 +267,9 @@ Examples:
            "Queues whose history is recorded at once, each a stats read a second (default " +
                std::to_string(a->history_max_queues) + "; 0: none)")
         ->type_name("N");
+    cmd.add_flag("--no-schedulers", a->no_schedulers,
+                 "Claim no occurrences of recurring schedules here (default: those of every "
+                 "queue; another process, such as `delayq schedule run`, may claim them)");
 }
 
 }  // namespace delayq::cli

@@ -26,8 +26,8 @@ std::vector<server::Scope> parse_scopes(const std::vector<std::string>& names) {
     for (const auto& name : names) {
         const auto scope = server::parse_scope(name);
         if (!scope) {
-            throw UsageError("unknown scope \"" + name +
-                             "\": the scopes are send, consume, read and admin");
+            throw UsageError("unknown scope \"" + name + "\": the scopes are " +
+                             server::scope_names());
         }
         out.push_back(*scope);
     }
@@ -83,7 +83,7 @@ Examples:
   TOKEN=$(delayq token new --name ops --scopes admin --queues '*' --auth-file auth))"},
         [t](const Invocation&) { return new_token(*t); });
     cmd.add_option("--name", t->name, "The token's name, unique in the file")->required();
-    cmd.add_option("--scopes", t->scopes, "send, consume, read, admin (comma-separated)")
+    cmd.add_option("--scopes", t->scopes, server::scope_names() + " (comma-separated)")
         ->required()
         ->delimiter(',');
     cmd.add_option("--queues", t->queues,

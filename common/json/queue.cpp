@@ -31,7 +31,10 @@ Json totals_json(const Totals& t) {
             {"requeued", t.requeued},
             {"purged", t.purged},
             {"dead_trimmed", t.dead_trimmed},
-            {"orphans_removed", t.orphans_removed}};
+            {"orphans_removed", t.orphans_removed},
+            {"schedule_fired", t.schedule_fired},
+            {"schedule_missed", t.schedule_missed},
+            {"schedule_skipped", t.schedule_skipped}};
 }
 
 Json settings_json(const QueueSettings& s) {

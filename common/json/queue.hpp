@@ -19,7 +19,8 @@ Json counts_json(const QueueStats& stats);
 Json stats_json(const QueueStats& stats);
 
 // {"sent", "delivered", "acked", "retried", "dead_lettered", "expired", "cancelled",
-// "released", "requeued", "purged", "dead_trimmed", "orphans_removed"}
+// "released", "requeued", "purged", "dead_trimmed", "orphans_removed", "schedule_fired",
+// "schedule_missed", "schedule_skipped"}
 Json totals_json(const Totals& totals);
 
 // {"paused", "max_attempts", "backoff": {"initial_ms", "max_ms", "multiplier", "jitter"},

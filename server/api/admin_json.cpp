@@ -50,6 +50,30 @@ Json queue_list_json(std::span<const QueueCounts> queues) {
     return {{"queues", std::move(list)}};
 }
 
+std::size_t parse_query_count(const std::string& name, const std::string& value, std::size_t min,
+                              std::size_t max) {
+    std::size_t n = 0;
+    const bool digits = !value.empty() && value.size() <= 9 &&
+                        value.find_first_not_of("0123456789") == std::string::npos;
+    if (digits) n = std::stoul(value);
+    if (!digits || n < min || n > max) {
+        throw InvalidArgument(name + " must be a whole number from " + std::to_string(min) +
+                              " to " + std::to_string(max));
+    }
+    return n;
+}
+
+bool parse_page_param(const std::string& key, const std::string& value, PageRequest& page) {
+    if (key == "limit") {
+        page.limit = parse_query_count(key, value, 1, kMaxBatch);
+    } else if (key == "cursor") {
+        page.cursor = value;
+    } else {
+        return false;
+    }
+    return true;
+}
+
 ListQuery parse_list_query(const QueryParams& params) {
     ListQuery q;
     bool has_state = false;
@@ -62,19 +86,7 @@ ListQuery parse_list_query(const QueryParams& params) {
             }
             q.state = *state;
             has_state = true;
-        } else if (key == "limit") {
-            std::size_t n = 0;
-            const bool digits = !value.empty() && value.size() <= 9 &&
-                                value.find_first_not_of("0123456789") == std::string::npos;
-            if (digits) n = std::stoul(value);
-            if (!digits || n < 1 || n > kMaxBatch) {
-                throw InvalidArgument("limit must be a whole number from 1 to " +
-                                      std::to_string(kMaxBatch));
-            }
-            q.page.limit = n;
-        } else if (key == "cursor") {
-            q.page.cursor = value;
-        } else {
+        } else if (!parse_page_param(key, value, q.page)) {
             throw InvalidArgument("unknown parameter \"" + key + "\"");
         }
     }

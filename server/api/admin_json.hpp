@@ -25,6 +25,12 @@ struct QueueCounts {
 };
 nlohmann::json queue_list_json(std::span<const QueueCounts> queues);
 
+// A query parameter that is a whole number from `min` to `max`; InvalidArgument naming it.
+std::size_t parse_query_count(const std::string& name, const std::string& value, std::size_t min,
+                              std::size_t max);
+// limit=1..kMaxBatch and cursor= of a paged listing into `page`: false when `key` is neither.
+bool parse_page_param(const std::string& key, const std::string& value, PageRequest& page);
+
 // GET /v1/queues/{queue}/messages?state=scheduled|ready|in_flight|dead&limit=1..kMaxBatch&cursor=
 struct ListQuery {
     State state = State::kReady;

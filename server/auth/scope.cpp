@@ -10,10 +10,21 @@ std::string_view scope_name(Scope scope) {
             return "consume";
         case Scope::kRead:
             return "read";
+        case Scope::kSchedule:
+            return "schedule";
         case Scope::kAdmin:
             return "admin";
     }
     return "?";
+}
+
+std::string scope_names() {
+    std::string out;
+    for (Scope s : kAllScopes) {
+        if (!out.empty()) out += ", ";
+        out += scope_name(s);
+    }
+    return out;
 }
 
 std::optional<Scope> parse_scope(std::string_view name) {

@@ -66,7 +66,7 @@ TokenEntry parse_entry(std::string_view line, std::size_t number) {
     }
     for (std::string_view s : split(f[2], ',')) {
         const auto scope = parse_scope(s);
-        if (!scope) bad_line(number, "unknown scope (send, consume, read, admin)");
+        if (!scope) bad_line(number, "unknown scope (" + scope_names() + ")");
         if (std::find(e.scopes.begin(), e.scopes.end(), *scope) == e.scopes.end()) {
             e.scopes.push_back(*scope);
         }
@@ -88,7 +88,8 @@ bool TokenEntry::has_scope(Scope scope) const {
     const auto holds = [&](Scope s) {
         return std::find(scopes.begin(), scopes.end(), s) != scopes.end();
     };
-    return holds(scope) || (scope == Scope::kRead && holds(Scope::kAdmin));
+    const bool admin_implies = scope == Scope::kRead || scope == Scope::kSchedule;
+    return holds(scope) || (admin_implies && holds(Scope::kAdmin));
 }
 
 bool TokenEntry::covers(std::string_view queue) const {

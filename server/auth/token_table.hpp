@@ -24,7 +24,7 @@ struct TokenEntry {
     std::vector<Scope> scopes;
     std::vector<QueuePattern> queues;
 
-    bool has_scope(Scope scope) const;  // admin implies read
+    bool has_scope(Scope scope) const;  // admin implies read and schedule
     bool covers(std::string_view queue) const;
     std::string line() const;  // as the file holds it
 };

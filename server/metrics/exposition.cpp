@@ -58,6 +58,15 @@ std::string render_metrics(const Scrape& scrape, const RequestMetrics& requests,
         "Long-polls answered 503 too_many_polls at a cap.", service.long_polls_refused);
     requests.render(out);
     render_queue_metrics(out, scrape.queues);
+    if (service.scheduler_lag) {
+        out.family("delayq_scheduler_lag_seconds", "gauge",
+                   "How late this server's scheduler made its last claim of the queue's "
+                   "schedules, after the instant it could (Redis clock).");
+        for (const auto& [queue, lag] : *service.scheduler_lag) {
+            out.sample("delayq_scheduler_lag_seconds", {{"queue", queue}},
+                       std::chrono::duration<double>(lag).count());
+        }
+    }
     return out.text();
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 
 #include "metrics/request_metrics.hpp"
@@ -24,10 +26,13 @@ struct ServiceFigures {
     std::size_t long_poll_queues = 0;
     std::uint64_t long_poll_fetches = 0;
     std::uint64_t long_polls_refused = 0;  // 503 too_many_polls
+    // Per queue the service's scheduler follows, how late its last claim was; none when the
+    // service runs no scheduler (--no-schedulers). Bounded by SchedulerOptions::max_queues.
+    std::optional<std::map<std::string, Duration>> scheduler_lag{};
 };
 
 // The whole text of GET /metrics: build info, Redis reachability and round trip, the service's
-// figures, the HTTP request durations and every queue's families.
+// figures, the HTTP request durations, every queue's families and the scheduler's lag.
 std::string render_metrics(const Scrape& scrape, const RequestMetrics& requests,
                            const ServiceFigures& service);
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "metrics/text_format.hpp"
 
@@ -38,6 +39,13 @@ constexpr Counter kCounters[] = {
      &Totals::orphans_removed},
 };
 
+// Occurrences of the queue's recurring schedules, by what became of them.
+constexpr std::pair<const char*, std::uint64_t Totals::*> kOccurrences[] = {
+    {"fired", &Totals::schedule_fired},
+    {"missed", &Totals::schedule_missed},
+    {"skipped", &Totals::schedule_skipped},
+};
+
 }  // namespace
 
 void render_queue_metrics(TextFormat& out, std::span<const QueueSample> queues) {
@@ -65,6 +73,16 @@ void render_queue_metrics(TextFormat& out, std::span<const QueueSample> queues) 
         out.family(c.name, "counter", c.help);
         for (const auto& q : queues) {
             out.sample(c.name, {{"queue", q.queue}}, static_cast<double>(q.stats.totals.*c.member));
+        }
+    }
+    const char* const occurrences = "delayq_schedule_occurrences_total";
+    out.family(occurrences, "counter",
+               "Occurrences of the queue's recurring schedules: fired (sent), missed (not sent by "
+               "the catch-up policy while no scheduler ran), skipped (not sent by overlap skip).");
+    for (const auto& q : queues) {
+        for (const auto& [outcome, member] : kOccurrences) {
+            out.sample(occurrences, {{"queue", q.queue}, {"outcome", outcome}},
+                       static_cast<double>(q.stats.totals.*member));
         }
     }
     const std::string lateness = "delayq_delivery_lateness_seconds";

@@ -3,7 +3,6 @@
 #include <vector>
 
 #include "api/admin_json.hpp"
-#include "http/percent.hpp"
 #include "json/queue.hpp"
 #include "routes/history_json.hpp"
 #include "routes/routes.hpp"
@@ -19,25 +18,6 @@ constexpr std::string_view kMessageList = "/v1/queues/{queue}/messages";
 constexpr std::string_view kRequeue = "/v1/queues/{queue}/dead/requeue";
 constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
 constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
-
-// Every query parameter, decoded, so that an unknown one is refused rather than ignored.
-QueryParams query_params(const http::HttpRequest& r) {
-    QueryParams out;
-    std::string_view rest = r.query;
-    while (!rest.empty()) {
-        const std::size_t amp = rest.find('&');
-        const std::string_view pair = rest.substr(0, amp);
-        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-        if (pair.empty()) continue;
-        const std::size_t eq = pair.find('=');
-        const auto key = http::percent_decode(pair.substr(0, eq), true);
-        const auto value =
-            http::percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
-        if (!key || !value) throw InvalidArgument("bad percent-encoding in the query");
-        out.emplace_back(*key, *value);
-    }
-    return out;
-}
 
 // The queues the caller's token covers (all of them without an auth file).
 http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {

@@ -7,6 +7,7 @@ void add_all_routes(http::Router& router, RouteContext& context) {
     add_message_routes(router, context);
     add_lease_routes(router, context);
     add_admin_routes(router, context);
+    add_schedule_routes(router, context);
     add_metrics_routes(router, context);
     add_openapi_routes(router, context);
 }

@@ -8,27 +8,34 @@ namespace {
 constexpr const char* kTextFormat = "text/plain; version=0.0.4; charset=utf-8";
 
 // The queues a token's patterns cover, as list_queues shows them: a token for orders* must not
-// learn of billing's queues from /metrics either. Public metrics (--metrics-public) show all.
-std::shared_ptr<const Scrape> visible(RouteContext& ctx, const http::HttpRequest& r,
-                                      std::shared_ptr<const Scrape> scrape) {
-    const auto table = ctx.auth.table();
-    if (ctx.metrics_public || !table) return scrape;
-    const TokenEntry* entry = table->find(r.bearer_token());
-    auto mine = std::make_shared<Scrape>(Scrape{.read_at = scrape->read_at,
-                                                .queues = {},
-                                                .redis_up = scrape->redis_up,
-                                                .redis_roundtrip = scrape->redis_roundtrip});
-    for (const QueueSample& q : scrape->queues) {
-        if (entry != nullptr && entry->covers(q.queue)) mine->queues.push_back(q);
-    }
-    return mine;
-}
-
+// learn of billing's queues from /metrics either, their counts or their scheduler's lag. Public
+// metrics (--metrics-public) show all.
 http::HttpResponse metrics(RouteContext& ctx, const http::HttpRequest& request) {
+    std::shared_ptr<const Scrape> scrape = ctx.scrapes.get();
+    ServiceFigures figures = ctx.figures();
+    const auto table = ctx.auth.table();
+    if (!ctx.metrics_public && table) {
+        const TokenEntry* entry = table->find(request.bearer_token());
+        const auto hidden = [entry](const std::string& queue) {
+            return entry == nullptr || !entry->covers(queue);
+        };
+        auto mine = std::make_shared<Scrape>(Scrape{.read_at = scrape->read_at,
+                                                    .queues = {},
+                                                    .redis_up = scrape->redis_up,
+                                                    .redis_roundtrip = scrape->redis_roundtrip});
+        for (const QueueSample& q : scrape->queues) {
+            if (!hidden(q.queue)) mine->queues.push_back(q);
+        }
+        scrape = std::move(mine);
+        if (figures.scheduler_lag) {
+            std::erase_if(*figures.scheduler_lag,
+                          [&hidden](const auto& lag) { return hidden(lag.first); });
+        }
+    }
     http::HttpResponse r;
     r.status = 200;
     r.content_type = kTextFormat;
-    r.body = render_metrics(*visible(ctx, request, ctx.scrapes.get()), ctx.requests, ctx.figures());
+    r.body = render_metrics(*scrape, ctx.requests, figures);
     return r;
 }
 

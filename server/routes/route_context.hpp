@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "api/admin_json.hpp"
 #include "auth/lease_key.hpp"
 #include "http/message.hpp"
 #include "http/router.hpp"
@@ -56,6 +57,8 @@ struct RouteContext {
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token
     BodyLimits bodies{};
+    // The longest payload a send takes, which the payload of a schedule's spec is held to.
+    std::size_t max_payload = 0;
     // The service's own figures for /metrics, from parts made after the routes (the server).
     std::function<ServiceFigures()> figures;
 };
@@ -84,6 +87,9 @@ void post_work(RouteContext& context, const std::string& principal, const http::
 void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work,
                   http::HttpRequest request);
 
+// Every query parameter, decoded, so that an unknown one is refused rather than ignored;
+// InvalidArgument (a 400) for a bad percent-encoding.
+QueryParams query_params(const http::HttpRequest& request);
 // The request's body as JSON, within bounds (api/json_parse.hpp); InvalidArgument (a 400) when
 // it is empty, not JSON, or past them.
 nlohmann::json json_body(const http::HttpRequest& request);

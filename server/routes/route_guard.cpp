@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "http/percent.hpp"
 #include "json/parse.hpp"
 #include "json/text.hpp"
 #include "routes/route_context.hpp"
@@ -144,6 +145,24 @@ void run_blocking(RouteContext& context, http::Reply reply, BlockingHandler work
                   }
                   (*shared_reply)(std::move(response));
               });
+}
+
+QueryParams query_params(const http::HttpRequest& request) {
+    QueryParams out;
+    std::string_view rest = request.query;
+    while (!rest.empty()) {
+        const std::size_t amp = rest.find('&');
+        const std::string_view pair = rest.substr(0, amp);
+        rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
+        if (pair.empty()) continue;
+        const std::size_t eq = pair.find('=');
+        const auto key = http::percent_decode(pair.substr(0, eq), true);
+        const auto value =
+            http::percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
+        if (!key || !value) throw InvalidArgument("bad percent-encoding in the query");
+        out.emplace_back(*key, *value);
+    }
+    return out;
 }
 
 nlohmann::json json_body(const http::HttpRequest& request) {

@@ -18,6 +18,9 @@ void add_lease_routes(http::Router& router, RouteContext& context);
 // GET /v1/queues, GET|PATCH|DELETE /v1/queues/{queue}, GET .../messages (a page),
 // POST .../dead/requeue, .../dead/purge, GET .../history
 void add_admin_routes(http::Router& router, RouteContext& context);
+// GET|POST /v1/queues/{queue}/schedules, GET|PUT|DELETE .../schedules/{name},
+// POST .../{name}/trigger, .../pause, .../resume, GET .../{name}/next
+void add_schedule_routes(http::Router& router, RouteContext& context);
 // GET /metrics
 void add_metrics_routes(http::Router& router, RouteContext& context);
 // GET /v1/openapi.yaml

@@ -46,13 +46,17 @@ ClientOptions client_options(const ServiceConfig& config) {
 // Queues with a send line of their own at once; each costs a thread while it sends.
 constexpr std::size_t kQueueHandles = 1024;
 
+// The queue handles send with QueueOptions' defaults: the payload limit of every send, and of the
+// payload of each schedule's spec.
+std::size_t max_payload() { return QueueOptions{}.max_payload_bytes; }
+
 // A single send's body holds its payload escaped as a JSON string (a quote or a backslash takes
 // two bytes) or in base64 (4 bytes for 3), and a few options. No route takes more than the
 // server's max_body_bytes.
 routes::BodyLimits body_limits(const ServiceConfig& config) {
     const std::size_t most = config.limits.max_body_bytes;
     routes::BodyLimits limits;
-    limits.message = std::min(2 * QueueOptions{}.max_payload_bytes + limits.small, most);
+    limits.message = std::min(2 * max_payload() + limits.small, most);
     limits.small = std::min(limits.small, most);
     limits.lease_list = std::min(limits.lease_list, most);
     limits.batch = most;
@@ -101,7 +105,10 @@ Service::Service(ServiceConfig config)
                lease_key_,
                config_.metrics_public,
                body_limits(config_),
+               max_payload(),
                {}} {
+    // Every queue with schedules, found in their registry: the routes' changes need no restart.
+    if (config_.schedulers) scheduler_ = std::make_unique<Scheduler>(client_);
     http::Router router;
     routes::add_all_routes(router, context_);
     server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
@@ -127,22 +134,31 @@ ServiceFigures Service::figures() const {
             .long_polls_waiting = polls.waiting,
             .long_poll_queues = polls.queues,
             .long_poll_fetches = polls.fetches,
-            .long_polls_refused = polls.refused};
+            .long_polls_refused = polls.refused,
+            .scheduler_lag = scheduler_ ? std::optional(scheduler_->stats().lag) : std::nullopt};
 }
 
 Service::~Service() { stop(); }
 
-void Service::start() { server_->start(); }
+// The parts before the server, so that what it serves runs when it answers its first request.
+void Service::start() {
+    if (scheduler_) scheduler_->start();
+    server_->start();
+}
 
 void Service::stop() {
     // 1. No new connection or request: what is answered from now on says `Connection: close`.
     server_->begin_stop();
     // 2. Waiting long-polls are answered (empty), so that the server's drain need not wait out
-    //    their `wait`; their fetches under way finish on the pool, which stops last.
+    //    their `wait`; their fetches under way finish on the pool, which stops last. The
+    //    scheduler claims nothing more: its call under way ends while the requests are answered.
     long_polls_.stop();
+    if (scheduler_) scheduler_->stop();
     // 3. The requests under way are answered, and the connections closed.
     server_->stop();
-    // 4. What the routes share goes, the pool last.
+    // 4. What the routes share goes, the pool last. The scheduler stays, stopped, for its
+    //    figures.
+    if (scheduler_) scheduler_->wait();
     queues_.clear();
     history_recorder_.stop();
     pool_.stop();

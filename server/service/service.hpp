@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <delayq/client.hpp>
 #include <delayq/options.hpp>
+#include <delayq/scheduler.hpp>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -43,6 +44,10 @@ struct ServiceConfig {
     // The key leases are sealed with (--lease-key-file). Unset: the one every server on the
     // Redis shares, made once there (Client::shared_secret).
     std::optional<std::filesystem::path> lease_key_file{};
+    // A Scheduler that claims the occurrences of every queue's recurring schedules (off with
+    // --no-schedulers: another process, such as `delayq schedule run`, claims them). Any number
+    // may run on one Redis; each occurrence is sent once.
+    bool schedulers = true;
 };
 
 // `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.
@@ -57,7 +62,8 @@ class Service {
     Service& operator=(const Service&) = delete;
 
     void start();
-    // Graceful: stops accepting, answers the requests under way, then ends the workers.
+    // Graceful: stops accepting and claiming schedules, answers the requests under way, then
+    // ends the workers.
     void stop();
     // Re-reads the auth file (SIGHUP); on an error the old tokens stay and AuthFileError says why.
     void reload_auth() { auth_.reload(); }
@@ -93,6 +99,7 @@ class Service {
     runtime::HistoryRecorder history_recorder_;
     auth::LeaseKey lease_key_;
     routes::RouteContext context_;
+    std::unique_ptr<Scheduler> scheduler_;  // null with schedulers off
     std::unique_ptr<http::HttpServer> server_;
 };
 

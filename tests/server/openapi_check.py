@@ -17,7 +17,7 @@ import yaml
 
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 PATH_ITEM_KEYS = METHODS | {"parameters", "summary", "description", "servers", "$ref"}
-SCOPES = {"send", "consume", "read", "admin"}
+SCOPES = {"send", "consume", "read", "schedule", "admin"}
 CODES = {
     "bad_request", "unauthorized", "forbidden", "not_found", "method_not_allowed", "conflict",
     "payload_too_large", "unsupported_media_type", "rate_limited", "too_many_connections",
@@ -47,6 +47,11 @@ LIMITS = {
                              "|application/json|schema|properties|max_attempts|maximum",
     "settings_dead_max_count": "paths|/v1/queues/{queue}|patch|requestBody|content"
                                "|application/json|schema|properties|dead_max_count|maximum",
+    "schedule_list_limit": "paths|/v1/queues/{queue}/schedules|get|parameters|0|schema|maximum",
+    "schedule_next_count": "paths|/v1/queues/{queue}/schedules/{name}/next|get|parameters|0"
+                           "|schema|maximum",
+    "schedule_max_attempts": "components|schemas|ScheduleFields|properties|max_attempts|maximum",
+    "schedule_max_runs": "components|schemas|ScheduleFields|properties|max_runs|maximum",
 }
 errors = []
 

@@ -20,8 +20,10 @@
 
 #include "api/admin_json.hpp"
 #include "api/leases_json.hpp"
+#include "api/schedules_json.hpp"
 #include "json/durability.hpp"
 #include "json/message.hpp"
+#include "json/schedule.hpp"
 #include "server/support/service_fixture.hpp"
 
 namespace delayq::test {
@@ -141,6 +143,22 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
          [](std::uint64_t n) {
              server::parse_queue_patch({{"dead_max_count", n}});
          }},
+        {"schedule_list_limit",
+         [](std::uint64_t n) {
+             server::parse_schedule_list_query({{"limit", std::to_string(n)}});
+         }},
+        {"schedule_next_count",
+         [](std::uint64_t n) {
+             server::parse_next_query({{"count", std::to_string(n)}});
+         }},
+        {"schedule_max_attempts",
+         [](std::uint64_t n) {
+             json::parse_schedule_spec({{"every", "1h"}, {"max_attempts", n}});
+         }},
+        {"schedule_max_runs",
+         [](std::uint64_t n) {
+             json::parse_schedule_spec({{"every", "1h"}, {"max_runs", n}});
+         }},
     };
     // And each is the shared limit (delayq/limits.hpp, from src/shared_constants.txt) that the
     // library and the scripts check too.
@@ -157,6 +175,10 @@ TEST(OpenApiLimitsTest, TheSchemasBoundsAreWhereTheServerRefuses) {
         {"settings_dead_max_count", kMaxDeadCount},
         {"wait_replicas", static_cast<std::uint64_t>(kMaxWaitReplicas)},
         {"wait_timeout_ms", static_cast<std::uint64_t>(kMaxWaitTimeout.count())},
+        {"schedule_list_limit", kMaxBatch},
+        {"schedule_next_count", kMaxBatch},
+        {"schedule_max_attempts", kMaxAttempts},
+        {"schedule_max_runs", kMaxScheduleRuns},
     };
     for (const auto& [name, value] : shared) EXPECT_EQ(bound[name], value) << name;
     // A list of leases is held to the bound of a lease request's max (leases_json.cpp).
