@@ -11,8 +11,8 @@ void add_schedule(CommandSet& set) {
              R"(A schedule is named within its queue and sends one ordinary message per
 occurrence, id schedule:<name>:<unix ms>, due at the occurrence's instant. Adding or changing
 one sends its first occurrence; the next ones are claimed by a running scheduler (delayq
-schedule run, or a program's delayq::Scheduler): any number may run, and each occurrence is
-sent once whichever claims it. Cron runs in the schedule's time zone: delayq schedule next
+schedule run, delayq serve, or a program's delayq::Scheduler): any number may run, and each
+occurrence is sent once whichever claims it. Cron runs in the schedule's time zone: delayq schedule next
 shows the instants a DST change gives, in UTC and in that zone.
 
 Examples:

@@ -15,7 +15,7 @@ void add_schedule_add(CommandSet& set) {
          .details = R"(Give --cron EXPR (in --tz ZONE, UTC by default) or --every DUR. The payload
 is --payload, else all of stdin when it is not a terminal. Prints "created" and the next
 occurrence; the schedule's first occurrence is sent now, due at its instant, and a running
-scheduler (delayq schedule run) sends the ones after it. A name the queue already has exits 1
+scheduler (delayq schedule run, delayq serve) sends the ones after it. A name the queue already has exits 1
 and changes nothing (delayq schedule set replaces a spec). Bad input exits 2 and writes nothing.
 
 Cron: minute hour day-of-month month day-of-week, or six fields with seconds first; ranges
