@@ -34,6 +34,8 @@ QueueAdmin Session::admin(std::string_view name) { return client().admin(name); 
 
 Leases Session::leases(std::string_view name) { return client().leases(name); }
 
+Schedules Session::schedules(std::string_view name) { return client().schedules(name); }
+
 void Session::connect() {
     if (managed_) LocalRedis(LocalRedis::default_dir()).ensure_running();
     client().ping();

@@ -31,6 +31,7 @@ class Session {
     Queue queue(std::string_view name);
     QueueAdmin admin(std::string_view name);
     Leases leases(std::string_view name);
+    Schedules schedules(std::string_view name);
 
     // Starts the managed server if needed, then connects and checks the server.
     void connect();

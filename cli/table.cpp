@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "json/payload.hpp"
+
 namespace delayq::cli {
 
 Table::Table(std::vector<std::string> headers) {
@@ -59,6 +61,12 @@ std::string preview(std::string_view payload, std::size_t max) {
         }
     }
     return out;
+}
+
+std::string payload_text(std::string_view payload) {
+    if (json::is_valid_utf8(payload)) return std::string(payload);
+    return std::to_string(payload.size()) +
+           " bytes, not UTF-8; base64: " + json::base64_encode(payload);
 }
 
 }  // namespace delayq::cli

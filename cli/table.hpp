@@ -26,5 +26,8 @@ class Table {
 // The payload as one short line: control characters and non-ASCII bytes escaped, cut at
 // `max` characters.
 std::string preview(std::string_view payload, std::size_t max = 40);
+// The whole payload for one message's or schedule's details: as it is when it is UTF-8, else
+// its size and base64.
+std::string payload_text(std::string_view payload);
 
 }  // namespace delayq::cli

@@ -9,10 +9,10 @@
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "json/message.hpp"
-#include "json/payload.hpp"
 #include "json_output.hpp"
 #include "not_waiting.hpp"
 #include "session.hpp"
+#include "table.hpp"
 #include "time_text.hpp"
 
 namespace delayq::cli {
@@ -41,12 +41,7 @@ void print_message(const MessageInfo& m, TimePoint now) {
     if (m.expire_at) line("expires", at_text(*m.expire_at, now));
     line("attempts", std::to_string(m.attempts) + " of " + std::to_string(m.max_attempts));
     if (!m.last_error.empty()) line("last error", m.last_error);
-    if (json::is_valid_utf8(m.payload)) {
-        line("payload", m.payload);
-    } else {
-        line("payload", std::to_string(m.payload.size()) +
-                            " bytes, not UTF-8; base64: " + json::base64_encode(m.payload));
-    }
+    line("payload", payload_text(m.payload));
 }
 
 int get(const GetArgs& a, const Invocation& invocation) {

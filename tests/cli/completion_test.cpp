@@ -66,13 +66,15 @@ ask delayq queue set q --dead
 ask delayq peek q --state ''
 ask delayq acl --role w
 ask delayq completion ''
+ask delayq schedule ''
+ask delayq schedule add q n --catch-up ''
 )");
-    ASSERT_EQ(lines.size(), 14U);
+    ASSERT_EQ(lines.size(), 16U);
     EXPECT_EQ(lines[0], "complete -F _delayq delayq");
     const auto top = split(lines[1]);
     for (const std::string c :
          {"send", "consume", "cancel", "reschedule", "stats", "queues", "peek", "dead", "queue",
-          "local", "functions", "demo", "completion", "version"}) {
+          "schedule", "local", "functions", "demo", "completion", "version"}) {
         EXPECT_TRUE(has(top, c)) << c << " in: " << lines[1];
     }
     EXPECT_EQ(lines[2], "list requeue purge");
@@ -91,6 +93,8 @@ ask delayq completion ''
     EXPECT_EQ(lines[11], "scheduled ready in_flight dead");
     EXPECT_EQ(lines[12], "writer");
     EXPECT_EQ(lines[13], "bash zsh");
+    EXPECT_EQ(lines[14], "add set get list next pause resume trigger remove run");
+    EXPECT_EQ(lines[15], "none one all");
 }
 
 TEST_F(ShellCompletion, ZshScriptRegistersAndProposesCommandsWithDescriptions) {

@@ -40,6 +40,7 @@ TEST_F(GlobalOptionsTest, RedisWorksBeforeTheCommandAndAfterItsArguments) {
             {"queue", "set", "q", "--max-attempts", "5"},
             {"queue", "pause", "q"},
             {"queue", "resume", "q"},
+            {"schedule", "list", "q"},
             {"queue", "delete", "q", "--yes"},
         };
         for (const auto& command : commands) {
@@ -77,6 +78,10 @@ TEST_F(GlobalOptionsTest, EveryCommandsHelpListsTheGlobalOptionsAndTheExitStatus
     for (const std::string sub : {"load", "status", "prune"}) paths.push_back({"functions", sub});
     for (const std::string sub : {"info", "set", "pause", "resume", "delete"}) {
         paths.push_back({"queue", sub});
+    }
+    for (const std::string sub :
+         {"add", "set", "get", "list", "next", "pause", "resume", "trigger", "remove", "run"}) {
+        paths.push_back({"schedule", sub});
     }
     for (auto path : paths) {
         EXPECT_NE(top.out.find("  " + path[0] + " "), std::string::npos) << path[0];

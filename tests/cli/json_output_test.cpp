@@ -35,11 +35,16 @@ Schema documented_in(const std::string& page, const std::string& name,
             continue;
         }
         if (!inside || !line.starts_with("| `")) continue;
-        const auto name_end = line.find('`', 3);
-        const auto type_start = line.find("| ", name_end) + 2;
+        // A row may name several fields of one type: | `created_ms`, `updated_ms` | integer |
+        const auto names_end = line.find(" | ", 2);
+        const auto type_start = names_end + 3;
         const auto type_end = line.find(" |", type_start);
-        schema[prefix + line.substr(3, name_end - 3)] = {
-            line.substr(type_start, type_end - type_start)};
+        const std::string type = line.substr(type_start, type_end - type_start);
+        for (auto open = line.find('`'); open < names_end; open = line.find('`', open + 1)) {
+            const auto close = line.find('`', open + 1);
+            schema[prefix + line.substr(open + 1, close - open - 1)] = {type};
+            open = close;
+        }
     }
     EXPECT_FALSE(schema.empty()) << "no table for " << name << " in docs/" << page;
     return schema;
@@ -48,7 +53,9 @@ Schema documented_in(const std::string& page, const std::string& name,
 // What the command line writes of each object: the shared ones are documented once in
 // docs/json.md, with what the command line adds beside them in docs/cli.md.
 Schema documented(const std::string& name) {
-    if (name == "Message" || name == "Delivery") return documented_in("json.md", name);
+    if (name == "Message" || name == "Delivery" || name == "Schedule") {
+        return documented_in("json.md", name);
+    }
     Schema schema;
     if (name == "Stats") {
         schema = documented_in("json.md", "Stats");
@@ -181,6 +188,15 @@ TEST_F(JsonOutputTest, ConsumeLinesConform) {
     ASSERT_EQ(third.size(), 1U);
     expect_conforms(third[0], "Delivery");
     EXPECT_EQ(third[0]["payload"], "three");
+}
+
+TEST_F(JsonOutputTest, SchedulesOfGetAndListConform) {
+    ASSERT_EQ(cli({"schedule", "add", "q", "hourly", "--every", "1h", "--payload", "x"}).exit_code,
+              0);
+    expect_conforms(one_object(cli({"schedule", "get", "q", "hourly", "--json"})), "Schedule");
+    const Json list = one_object(cli({"schedule", "list", "--json"}));
+    ASSERT_EQ(list["schedules"].size(), 1U) << list.dump();
+    expect_conforms(list["schedules"][0], "Schedule");
 }
 
 TEST_F(JsonOutputTest, LocalStatusAndVersionConform) {

@@ -47,6 +47,17 @@ TEST_F(UsageTest, EveryCommandHasHelpWithExamples) {
         {"functions", "status"},
         {"functions", "prune"},
         {"completion"},
+        {"schedule"},
+        {"schedule", "add"},
+        {"schedule", "set"},
+        {"schedule", "get"},
+        {"schedule", "list"},
+        {"schedule", "next"},
+        {"schedule", "pause"},
+        {"schedule", "resume"},
+        {"schedule", "trigger"},
+        {"schedule", "remove"},
+        {"schedule", "run"},
     };
     for (auto args : commands) {
         args.push_back("--help");
@@ -189,7 +200,8 @@ TEST_F(UsageTest, UnreachableRedisExitsOneWithOneLine) {
         {"queues"},
         {"dead", "list", "q"},
         {"dead", "purge", "q", "--all"},
-        {"reschedule", "q", "id", "--delay", "1s"}};
+        {"reschedule", "q", "id", "--delay", "1s"},
+        {"schedule", "list"}};
     for (auto args : commands) {
         args.push_back("--redis");
         args.push_back(url);

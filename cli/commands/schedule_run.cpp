@@ -1,0 +1,143 @@
+// delayq schedule run: a scheduler, sending the occurrences of schedules until a signal.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <delayq/scheduler.hpp>
+#include <delayq/url.hpp>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "command_set.hpp"
+#include "errors.hpp"
+#include "session.hpp"
+#include "signals.hpp"
+
+namespace delayq::cli {
+namespace {
+
+constexpr auto kReportEvery = std::chrono::seconds(1);
+
+struct RunArgs {
+    std::vector<std::string> queues;
+};
+
+// A line on stderr whenever the counts moved since the last one: what was sent, and what was
+// not and why; quiet while nothing happens.
+class Reporter {
+  public:
+    explicit Reporter(const Scheduler& scheduler) : scheduler_(scheduler) {
+        thread_ = std::thread([this] { run(); });
+    }
+    ~Reporter() {
+        {
+            std::lock_guard lock(mutex_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        thread_.join();
+        report();  // what happened since the last tick
+    }
+    Reporter(const Reporter&) = delete;
+    Reporter& operator=(const Reporter&) = delete;
+
+  private:
+    void run() {
+        std::unique_lock lock(mutex_);
+        while (!cv_.wait_for(lock, kReportEvery, [this] { return done_; })) report();
+    }
+
+    void report() {
+        const SchedulerStats now = scheduler_.stats();
+        if (now.fired != last_.fired || now.missed != last_.missed ||
+            now.skipped != last_.skipped || now.queues != last_.queues ||
+            now.redis_errors != last_.redis_errors ||
+            now.queues_over_limit != last_.queues_over_limit) {
+            std::fprintf(stderr,
+                         "delayq schedule run: sent %llu, missed %llu, skipped %llu (in all: "
+                         "%llu sent); %zu queue(s) followed",
+                         static_cast<unsigned long long>(now.fired - last_.fired),
+                         static_cast<unsigned long long>(now.missed - last_.missed),
+                         static_cast<unsigned long long>(now.skipped - last_.skipped),
+                         static_cast<unsigned long long>(now.fired), now.queues);
+            if (now.redis_errors != last_.redis_errors) {
+                std::fprintf(
+                    stderr, "; %llu Redis error(s), retrying",
+                    static_cast<unsigned long long>(now.redis_errors - last_.redis_errors));
+            }
+            if (now.queues_over_limit != last_.queues_over_limit) {
+                std::fprintf(stderr, "; %llu queue(s) over the limit not followed",
+                             static_cast<unsigned long long>(now.queues_over_limit));
+            }
+            std::fprintf(stderr, "\n");
+        }
+        last_ = now;
+    }
+
+    const Scheduler& scheduler_;
+    SchedulerStats last_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread thread_;
+};
+
+int run(const RunArgs& a, const Invocation& invocation) {
+    Session session(invocation);
+    // Checks the queue names (exit 2) and contacts nothing yet.
+    Scheduler scheduler(session.client(), SchedulerOptions{.queues = a.queues});
+    std::mutex mutex;
+    bool stopping = false;
+    // Before any thread of the scheduler's or the client's: they must not take the signals.
+    SignalWatcher signals([&](int) {
+        std::fprintf(stderr, "delayq schedule run: stopping (again to exit at once)\n");
+        std::lock_guard lock(mutex);
+        stopping = true;
+        scheduler.stop();
+    });
+    session.connect();
+    {
+        // A signal before this stops nothing yet: start() must not begin after it.
+        std::lock_guard lock(mutex);
+        if (stopping) return kExitOk;
+        scheduler.start();
+    }
+    std::string which = "every queue with schedules";
+    if (!a.queues.empty()) {
+        which = "queue(s)";
+        for (const std::string& queue : a.queues) which += " " + queue;
+    }
+    std::fprintf(stderr, "delayq schedule run: sending the occurrences of %s, Redis %s\n",
+                 which.c_str(), masked_url(session.url()).c_str());
+    {
+        Reporter reporter(scheduler);
+        scheduler.wait();
+    }
+    std::fprintf(stderr, "delayq schedule run: stopped\n");
+    return kExitOk;
+}
+
+}  // namespace
+
+void add_schedule_run(CommandSet& set) {
+    auto a = std::make_shared<RunArgs>();
+    CLI::App& cmd = set.add(
+        {.path = "schedule run",
+         .summary = "Run a scheduler: send schedules' occurrences until SIGTERM or Ctrl-C",
+         .details =
+             R"(Claims the occurrences of the schedules of the queues named, or of every queue
+with schedules (found again every few seconds), and sends each as it comes. Any number may run
+against one Redis, beside programs' own schedulers: each occurrence is sent once whichever
+claims it, so a second one is for availability. Logs on stderr what it sent, missed or skipped,
+once a second while anything happens; Redis errors are logged and retried. SIGTERM or Ctrl-C
+stops it (exit status 0).
+
+Examples:
+  delayq schedule run
+  delayq schedule run reports cache)"},
+        [a](const Invocation& i) { return run(*a, i); });
+    cmd.add_option("QUEUE", a->queues, "Only these queues' schedules (default: every queue's)");
+}
+
+}  // namespace delayq::cli
