@@ -38,9 +38,10 @@ delayq turns a Redis server into a delay queue: messages become deliverable at
 their due time by the Redis server's clock, at-least-once, with leases,
 retries and a dead-letter set. This package holds the delayq command, its
 HTTP service (delayq serve, with a systemd unit) and the shared library.")
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "delayq (= ${PROJECT_VERSION}), libhiredis-dev, libspdlog-dev, libssl-dev,
-    libhowardhinnant-date-dev, pkg-config")
+# One line: a Depends field may not span lines (lintian: multiline-field).
+string(JOIN ", " delayq_dev_depends "delayq (= ${PROJECT_VERSION})" libhiredis-dev libspdlog-dev
+       libssl-dev libhowardhinnant-date-dev pkg-config)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "${delayq_dev_depends}")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "delayed-message queue on Redis: C++20 development files
 Headers, the static library, the CMake package (find_package(delayq)) and the
 pkg-config file (delayq.pc) of the delayq library.")

@@ -270,5 +270,24 @@ TEST_F(SchedulesTest, AStartInTheFutureIsTheFirstOccurrenceOfAnInterval) {
     EXPECT_EQ(ms(*info->next), ms(*spec.start));
 }
 
+// The claim and the poll, in the engine of this run: a scheduler sends the occurrence after the
+// one the add sent, once that one fell due.
+TEST_F(SchedulesTest, ASchedulerClaimsTheOccurrenceAfterTheOneSentAhead) {
+    auto s = schedules();
+    s.add("tick", every(std::chrono::seconds(1)));
+    const auto first = s.get("tick");
+    Scheduler scheduler(client(), SchedulerOptions{.queues = {"q"},
+                                                   .poll = std::chrono::milliseconds(100)});
+    scheduler.start();
+    ASSERT_TRUE(eventually([&] { return s.get("tick")->runs >= 2; }));
+    scheduler.stop();
+    scheduler.wait();
+    const auto after = s.get("tick");
+    EXPECT_GE(ms(after->last_fired), ms(first->next));
+    EXPECT_TRUE(message(schedule_message_id("tick", *first->next)));
+    EXPECT_TRUE(message(schedule_message_id("tick", from_ms(ms(first->next) + 1000))));
+    EXPECT_EQ(scheduler.stats().redis_errors, 0U);
+}
+
 }  // namespace
 }  // namespace delayq::test

@@ -296,5 +296,36 @@ TEST(ClusterSlotMoveTest, ACallDuringAMoveWaitsForItsEnd) {
     EXPECT_EQ(admin.get(during.id)->payload, "during");
 }
 
+// Schedules of queues on every primary: each claim is one call in its queue's slot, and the
+// registry, in a slot of its own, lists them all for one scheduler.
+TEST_F(ClusterQueueTest, ASchedulerClaimsTheSchedulesOfQueuesOnEveryPrimary) {
+    Client client(cluster().seeds_url());
+    const auto names = queues_on_each("sched");
+    ScheduleSpec spec;
+    spec.every = std::chrono::seconds(1);
+    spec.payload = "tick";
+    for (const std::string& name : names) {
+        ASSERT_EQ(client.schedules(name).add("tick", spec).status, PutStatus::kCreated);
+    }
+    std::vector<std::string> sorted = names;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(client.schedule_queues(), sorted);
+    Scheduler scheduler(client, SchedulerOptions{.poll = std::chrono::milliseconds(200),
+                                                 .discover = std::chrono::milliseconds(200)});
+    scheduler.start();
+    for (const std::string& name : names) {
+        SCOPED_TRACE(name);
+        EXPECT_TRUE(eventually([&] { return client.schedules(name).get("tick")->runs >= 2; }));
+    }
+    scheduler.stop();
+    scheduler.wait();
+    EXPECT_EQ(scheduler.stats().redis_errors, 0U);
+    for (const std::string& name : names) {
+        EXPECT_TRUE(client.schedules(name).remove("tick"));
+        client.admin(name).delete_queue(true);
+    }
+    EXPECT_TRUE(client.schedule_queues().empty());
+}
+
 }  // namespace
 }  // namespace delayq::test
