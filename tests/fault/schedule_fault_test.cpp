@@ -2,6 +2,7 @@
 // occurrences, every second for a minute; one is killed -9 midway and started again. No leader:
 // each occurrence must be sent exactly once, none missed (two schedulers run at every moment).
 #include <chrono>
+#include <iostream>
 #include <set>
 #include <thread>
 
@@ -83,6 +84,9 @@ TEST_F(ScheduleFault, SchedulersKilledAndRestartedSendEachOccurrenceOnce) {
         expected = t + kSecond;
     }
     const auto info = schedules.get("tick");
+    std::cout << "scenario S1: " << delivered.size() << " occurrences delivered, "
+              << distinct.size() << " distinct, runs " << info->runs << ", missed "
+              << info->missed << ", skipped " << info->skipped << '\n';
     EXPECT_EQ(info->missed, 0U);
     EXPECT_EQ(info->skipped, 0U);
     // Sent: those delivered, and at most the one ahead.
