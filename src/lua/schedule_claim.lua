@@ -40,8 +40,7 @@ for i = 7, #ARGV do
     instants[#instants + 1] = t
 end
 
-local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
-local layout_err = layout_error(meta[1], true)
+local seq, layout_err = occurrence_layout()
 if layout_err then return layout_err end
 local now, now_us = clock()
 
@@ -59,7 +58,6 @@ if s.overlap == 'skip' then
     local state = message_state(s.ahead_id)
     busy = state == 'pending' or state == 'in_flight'
 end
-local seq = meta[2]
 for _, t in ipairs(instants) do
     if busy or (s.runs_max > 0 and s.runs >= s.runs_max) then
         skipped = skipped + 1

@@ -47,8 +47,7 @@ if anchor == nil or first == nil or after_first == nil or spec.start == nil or s
     return bad_argument()
 end
 
-local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
-local layout_err = layout_error(meta[1], true)
+local seq, layout_err = occurrence_layout()
 if layout_err then return layout_err end
 local now, now_us = clock()
 
@@ -80,7 +79,7 @@ s.next = first
 if s.runs_max > 0 and s.runs >= s.runs_max then s.next = -1 end
 if s.paused == 0 and s.next >= 0 and s.overlap == 'allow' then
     local id = prefix .. str(first)
-    local sent = send_occurrence(s, id, first, now, now_us, meta[2])
+    local sent = send_occurrence(s, id, first, now, now_us, seq)
     if sent then
         s.prev, s.prev_id = s.ahead, s.ahead_id
         s.ahead, s.ahead_id = first, id

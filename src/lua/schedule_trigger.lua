@@ -16,12 +16,11 @@ bind_keys(KEYS)
 
 local name, prefix = ARGV[1], ARGV[2]
 if name == nil or name == '' or prefix == nil or prefix == '' then return bad_argument() end
-local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
-local layout_err = layout_error(meta[1], true)
+local seq, layout_err = occurrence_layout()
 if layout_err then return layout_err end
 local s = schedule_read(name)
 if not s then return {'not_found', -1} end
 local now, now_us = clock()
-local sent = send_occurrence(s, prefix .. str(now), now, now, now_us, meta[2])
+local sent = send_occurrence(s, prefix .. str(now), now, now, now_us, seq)
 if not sent then return {'duplicate', now} end
 return {'triggered', now}

@@ -85,8 +85,8 @@ TEST_F(ScheduleFault, SchedulersKilledAndRestartedSendEachOccurrenceOnce) {
     }
     const auto info = schedules.get("tick");
     std::cout << "scenario S1: " << delivered.size() << " occurrences delivered, "
-              << distinct.size() << " distinct, runs " << info->runs << ", missed "
-              << info->missed << ", skipped " << info->skipped << '\n';
+              << distinct.size() << " distinct, runs " << info->runs << ", missed " << info->missed
+              << ", skipped " << info->skipped << '\n';
     EXPECT_EQ(info->missed, 0U);
     EXPECT_EQ(info->skipped, 0U);
     // Sent: those delivered, and at most the one ahead.

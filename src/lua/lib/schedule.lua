@@ -9,6 +9,7 @@
 -- @include lib/record.lua
 -- @include lib/find.lua
 -- @include lib/wake.lua
+-- @include lib/layout.lua
 
 -- A schedule's record: a msgpack map. The spec as the client gave it: kind ('cron' | 'every'),
 -- expr (the cron text, or the interval in ms as digits), tz, payload, max (max_attempts),
@@ -47,6 +48,14 @@ local function message_state(id)
     if m.token ~= 0 then return 'in_flight', '' end
     if redis.call('ZSCORE', K.pending, member_of(id, m)) then return 'pending', '' end
     return 'dead', m.reason
+end
+
+-- The layout check of a script that sends occurrences (a queue of the former layout is marked
+-- first), with the settings' sequence counter read in the same command: the counter as
+-- send_occurrence takes it, then an error reply when the queue's layout is another.
+local function occurrence_layout()
+    local meta = redis.call('HMGET', K.settings, 'layout', 'seq')
+    return meta[2], layout_error(meta[1], true)
 end
 
 -- Sends the message of an occurrence: due at `due`, with a caller id, its record in msg (or
