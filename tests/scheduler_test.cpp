@@ -39,7 +39,8 @@ class SchedulerTest : public RedisTest {
         std::set<std::int64_t> out;
         const std::string prefix = "schedule:" + name + ":";
         QueueAdmin admin = client().admin(queue);
-        for (const State state : {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
+        for (const State state :
+             {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
             PageRequest page{.cursor = "", .limit = 1000};
             for (;;) {
                 MessagePage p = admin.list(state, page);
@@ -137,11 +138,13 @@ TEST_F(SchedulerTest, OccurrencesMissedWhileNoSchedulerRanFollowTheCatchUpPolicy
         for (std::int64_t t = first[queue]; t <= f; t += kSecond) {
             if (!sent.contains(t)) absent.push_back(t);
         }
-        EXPECT_EQ(absent.size() + sent.size(), static_cast<std::size_t>((f - first[queue]) / kSecond + 1));
+        EXPECT_EQ(absent.size() + sent.size(),
+                  static_cast<std::size_t>((f - first[queue]) / kSecond + 1));
         EXPECT_EQ(info->missed, absent.size());
         EXPECT_EQ(client().admin(queue).stats().totals.schedule_missed, absent.size());
         // The late ones within the grace are sent whatever the policy.
-        for (std::int64_t t = f - 5 * kSecond; t <= f; t += kSecond) EXPECT_TRUE(sent.contains(t)) << t;
+        for (std::int64_t t = f - 5 * kSecond; t <= f; t += kSecond)
+            EXPECT_TRUE(sent.contains(t)) << t;
         // The missed ones are the oldest after the first, in one run.
         for (std::size_t i = 0; i < absent.size(); ++i) {
             EXPECT_EQ(absent[i], first[queue] + static_cast<std::int64_t>(i + 1) * kSecond);
@@ -158,7 +161,8 @@ TEST_F(SchedulerTest, OccurrencesMissedWhileNoSchedulerRanFollowTheCatchUpPolicy
             case CatchUp::kOne: {
                 EXPECT_GE(absent.size(), 2U);
                 // The newest missed occurrence, sent: older than the grace for any claim time.
-                const std::int64_t kept = first[queue] + static_cast<std::int64_t>(absent.size() + 1) * kSecond;
+                const std::int64_t kept =
+                    first[queue] + static_cast<std::int64_t>(absent.size() + 1) * kSecond;
                 EXPECT_TRUE(sent.contains(kept));
                 EXPECT_LE(kept, f - 6 * kSecond);
                 break;

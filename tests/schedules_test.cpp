@@ -211,8 +211,10 @@ TEST_F(SchedulesTest, BadInputIsRefusedAndWritesNothing) {
     ScheduleSpec ends_first = every(std::chrono::hours(1));
     ends_first.start = parse_time("2030-01-02T00:00:00Z");
     ends_first.end = parse_time("2030-01-01T00:00:00Z");
-    ScheduleSpec too_big = every(std::chrono::hours(1), std::string(kDefaultMaxPayloadBytes + 1, 'x'));
-    for (const ScheduleSpec& spec : {short_interval, bad_zone, bad_cron, both, ends_first, too_big}) {
+    ScheduleSpec too_big =
+        every(std::chrono::hours(1), std::string(kDefaultMaxPayloadBytes + 1, 'x'));
+    for (const ScheduleSpec& spec :
+         {short_interval, bad_zone, bad_cron, both, ends_first, too_big}) {
         EXPECT_THROW(s.add("x", spec), InvalidArgument);
         EXPECT_THROW(s.upsert("x", spec), InvalidArgument);
     }
@@ -276,8 +278,8 @@ TEST_F(SchedulesTest, ASchedulerClaimsTheOccurrenceAfterTheOneSentAhead) {
     auto s = schedules();
     s.add("tick", every(std::chrono::seconds(1)));
     const auto first = s.get("tick");
-    Scheduler scheduler(client(), SchedulerOptions{.queues = {"q"},
-                                                   .poll = std::chrono::milliseconds(100)});
+    Scheduler scheduler(client(),
+                        SchedulerOptions{.queues = {"q"}, .poll = std::chrono::milliseconds(100)});
     scheduler.start();
     ASSERT_TRUE(eventually([&] { return s.get("tick")->runs >= 2; }));
     scheduler.stop();
