@@ -7,14 +7,23 @@
 #include "queue_core.hpp"
 #include "redis/key_slot.hpp"
 #include "redis/permission.hpp"
+#include "redis/redirect.hpp"
 
 namespace delayq::detail {
 namespace {
 
+// The registry key has a slot of its own: after MOVED (its slot moved, or a failover) the map is
+// learnt again and the command sent once more, where the key is now.
 Reply registry_command(ClientCore& client, std::initializer_list<std::string_view> argv) {
     const std::string_view what = *argv.begin();
-    auto conn = client.topology().pool_for(key_slot(kScheduleRegistryKey)).acquire();
-    Reply r = conn->command(argv);
+    Reply r;
+    for (int tries = 0; tries < 2; ++tries) {
+        auto conn = client.topology().pool_for(key_slot(kScheduleRegistryKey)).acquire();
+        r = conn->command(argv);
+        const auto redirect = parse_redirect(r);
+        if (!redirect || redirect->kind != Redirect::Kind::kMoved) break;
+        client.topology().refresh();
+    }
     check_permission(r, what);
     if (r.is_error()) {
         throw ServerError(std::string(what) + " " + std::string(kScheduleRegistryKey) + ": " +

@@ -296,6 +296,23 @@ TEST(ClusterSlotMoveTest, ACallDuringAMoveWaitsForItsEnd) {
     EXPECT_EQ(admin.get(during.id)->payload, "during");
 }
 
+// The registry of queues with schedules has a slot of its own, apart from every queue's: a client
+// follows it when it moves, as it follows a queue's.
+TEST(ClusterSlotMoveTest, TheScheduleRegistryIsFoundAfterItsSlotMoved) {
+    RedisCluster cluster(RedisClusterOptions{.replicas_per_primary = 0});
+    Client client(cluster.seeds_url());
+    ScheduleSpec spec;
+    spec.every = 1h;
+    ASSERT_EQ(client.schedules("q").add("tick", spec).status, PutStatus::kCreated);
+    ASSERT_EQ(client.schedule_queues(), std::vector<std::string>{"q"});
+    const int slot = RedisCluster::slot_of("dq:schedules");
+    cluster.migrate_slot(slot, (cluster.primary_of_slot(slot) + 1) % 3);
+    // The client still names the first owner: MOVED, then the map learnt again.
+    EXPECT_EQ(client.schedule_queues(), std::vector<std::string>{"q"});
+    EXPECT_TRUE(client.schedules("q").remove("tick"));
+    EXPECT_TRUE(client.schedule_queues().empty());
+}
+
 // Schedules of queues on every primary: each claim is one call in its queue's slot, and the
 // registry, in a slot of its own, lists them all for one scheduler.
 TEST_F(ClusterQueueTest, ASchedulerClaimsTheSchedulesOfQueuesOnEveryPrimary) {
