@@ -18,11 +18,11 @@ Reply registry_command(ClientCore& client, std::initializer_list<std::string_vie
     const std::string_view what = *argv.begin();
     Reply r;
     for (int tries = 0; tries < 2; ++tries) {
-        auto conn = client.topology().pool_for(key_slot(kScheduleRegistryKey)).acquire();
-        r = conn->command(argv);
+        ConnectionPool& pool = client.topology().pool_for(key_slot(kScheduleRegistryKey));
+        r = pool.acquire()->command(argv);
         const auto redirect = parse_redirect(r);
         if (!redirect || redirect->kind != Redirect::Kind::kMoved) break;
-        client.topology().refresh();
+        client.topology().moved(*redirect, pool.endpoint());
     }
     check_permission(r, what);
     if (r.is_error()) {
