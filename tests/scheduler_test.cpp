@@ -254,5 +254,28 @@ TEST_F(SchedulerTest, ASchedulerFindsANewQueueAndReportsItsLag) {
     scheduler.wait();
 }
 
+// A stored spec this host cannot compute (here a zone no tzdata has, written behind the library's
+// back) holds up that schedule only: the queue's other schedules are claimed on time.
+TEST_F(SchedulerTest, AScheduleThisHostCannotComputeHoldsUpNoOther) {
+    auto s = client().schedules("q");
+    s.add("good", every_second());
+    s.add("bad", every_second());
+    const RawReply rewritten =
+        server().command({"EVAL",
+                          "local s = cmsgpack.unpack(redis.call('HGET', KEYS[1], ARGV[1])) "
+                          "s.kind, s.expr, s.tz = 'cron', '* * * * *', 'Mars/Olympus_Mons' "
+                          "redis.call('HSET', KEYS[1], ARGV[1], cmsgpack.pack(s)) "
+                          "redis.call('ZADD', KEYS[2], 0, ARGV[1]) return 1",
+                          "2", "dq:{q}:schedules", "dq:{q}:schedclaims", "bad"});
+    ASSERT_EQ(rewritten.integer, 1) << rewritten.str;
+    Scheduler scheduler(client(), fast({"q"}));
+    scheduler.start();
+    ASSERT_TRUE(eventually([&] { return s.get("good")->runs >= 3; }));
+    scheduler.stop();
+    scheduler.wait();
+    EXPECT_GE(scheduler.stats().redis_errors, 1U);
+    EXPECT_EQ(s.get("bad")->runs, 1U);  // the add's
+}
+
 }  // namespace
 }  // namespace delayq::test

@@ -37,6 +37,8 @@ struct SchedulerStats {
     std::uint64_t missed = 0;     // occurrences it counted missed (catch-up policy)
     std::uint64_t skipped = 0;    // occurrences it skipped (overlap kSkip)
     std::uint64_t conflicts = 0;  // claims another scheduler (or a change) made first
+    // Failed reads and claims: Redis failures, refusals, and stored specs this host cannot
+    // compute (a zone its tzdata lacks), which hold up only their own schedule.
     std::uint64_t redis_errors = 0;
     std::size_t queues = 0;  // followed now
     std::uint64_t queues_over_limit = 0;

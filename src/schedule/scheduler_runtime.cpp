@@ -120,7 +120,15 @@ SchedulerRuntime::Steady::time_point SchedulerRuntime::serve(Followed& queue) {
         for (const auto& due : poll.due) {
             if (stop_.requested()) break;
             queue.lag = std::max(Duration(0), poll.now - due.claim_at);
-            claim(core, due, poll.now);
+            try {
+                claim(core, due, poll.now);
+            } catch (const InvalidArgument& e) {
+                // A stored spec this host cannot compute (a zone its tzdata lacks): that
+                // schedule waits, logged at each poll, and the queue's others go on.
+                redis_errors_.fetch_add(1, std::memory_order_relaxed);
+                log().error("queue {}: schedule {} cannot be claimed here: {}", core.name(),
+                            due.name, e.what());
+            }
         }
         queue.failures = 0;
         // More were due than one read returns: read again at once.
@@ -129,19 +137,21 @@ SchedulerRuntime::Steady::time_point SchedulerRuntime::serve(Followed& queue) {
         if (poll.next_claim) wait = std::min(wait, *poll.next_claim - poll.now);
         return read_at + std::max(wait, Duration(0));
     } catch (const ConfigurationError& e) {
-        log().error("queue {}: schedules refused, retried in a minute: {}", core.name(), e.what());
-        redis_errors_.fetch_add(1, std::memory_order_relaxed);
-        return Steady::now() + kRefusedRetry;
+        return refused(core, e);
     } catch (const PermissionError& e) {
-        log().error("queue {}: schedules refused, retried in a minute: {}", core.name(), e.what());
-        redis_errors_.fetch_add(1, std::memory_order_relaxed);
-        return Steady::now() + kRefusedRetry;
+        return refused(core, e);
     } catch (const std::exception& e) {
-        // A Redis failure, or a stored spec this host cannot compute (a zone its tzdata lacks):
-        // logged and retried; run() never throws.
+        // A Redis failure: logged and retried; run() never throws.
         report_loop_error(redis_errors_, core.name(), "scheduler", e);
         return Steady::now() + reconnect_delay(++queue.failures);
     }
+}
+
+SchedulerRuntime::Steady::time_point SchedulerRuntime::refused(const QueueCore& core,
+                                                               const std::exception& e) {
+    log().error("queue {}: schedules refused, retried in a minute: {}", core.name(), e.what());
+    redis_errors_.fetch_add(1, std::memory_order_relaxed);
+    return Steady::now() + kRefusedRetry;
 }
 
 void SchedulerRuntime::claim(QueueCore& core, const schedule_codec::DueSchedule& due,

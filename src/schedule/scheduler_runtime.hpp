@@ -52,6 +52,8 @@ class SchedulerRuntime final : public Loop {
     void follow(const std::string& queue);
     // Reads one queue and claims what is due; returns when to read it next.
     Steady::time_point serve(Followed& queue);
+    // A queue refused for its layout or the user's rights: logged, retried a minute later.
+    Steady::time_point refused(const QueueCore& core, const std::exception& e);
     void claim(QueueCore& core, const schedule_codec::DueSchedule& due, TimePoint now);
     const Recurrence& recurrence_of(const std::string& queue,
                                     const schedule_codec::DueSchedule& due);
