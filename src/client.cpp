@@ -9,6 +9,7 @@
 
 #include "client_core.hpp"
 #include "delayq/error.hpp"
+#include "hex.hpp"
 #include "keys.hpp"
 #include "log.hpp"
 #include "queue_core.hpp"
@@ -273,13 +274,8 @@ std::string Client::shared_secret() const {
     if (RAND_bytes(fresh.data(), static_cast<int>(fresh.size())) != 1) {
         throw Error("shared secret: no random bytes from OpenSSL");
     }
-    std::string hex;
-    hex.reserve(2 * fresh.size());
+    const std::string hex = detail::lower_hex(fresh);
     constexpr std::string_view kDigits = "0123456789abcdef";
-    for (const unsigned char b : fresh) {
-        hex.push_back(kDigits[b >> 4U]);
-        hex.push_back(kDigits[b & 0xfU]);
-    }
     // One round trip, and no window between a GET and a SET for two servers starting at once.
     auto conn = core_->topology().pool_for(detail::key_slot(detail::kSharedSecretKey)).acquire();
     detail::Reply r =

@@ -8,6 +8,7 @@
 #include "codec/common.hpp"
 #include "delayq/error.hpp"
 #include "delayq/limits.hpp"
+#include "hex.hpp"
 
 namespace delayq::detail::schedule_codec {
 namespace {
@@ -108,13 +109,7 @@ std::string spec_hash(const ScheduleSpec& spec) {
     if (EVP_Digest(text.data(), text.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) {
         throw Error("schedule: no SHA-256 from OpenSSL");
     }
-    constexpr std::string_view kDigits = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < size; ++i) {
-        hex.push_back(kDigits[digest[i] >> 4U]);
-        hex.push_back(kDigits[digest[i] & 0xfU]);
-    }
-    return hex;
+    return lower_hex(std::span(digest.data(), size));
 }
 
 std::string id_prefix(std::string_view name) { return "schedule:" + std::string(name) + ":"; }

@@ -103,4 +103,16 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
     }
 }
 
+Reply run_routed_command(const Route& route, std::initializer_list<std::string_view> argv) {
+    Reply reply;
+    for (int tries = 0; tries < 2; ++tries) {
+        ConnectionPool& pool = route.topology.pool_for(route.slot);
+        reply = pool.acquire()->command(argv);
+        const auto redirect = parse_redirect(reply);
+        if (!redirect || redirect->kind != Redirect::Kind::kMoved) break;
+        route.topology.moved(*redirect, pool.endpoint());
+    }
+    return reply;
+}
+
 }  // namespace delayq::detail

@@ -40,4 +40,9 @@ Reply run_routed(const Route& route, Connection& conn, const ScriptSource& scrip
                  std::span<const std::string> keys, const ScriptArgs& args, Duration patience,
                  const AfterCall& after = {});
 
+// One plain command on keys of `route.slot` (a key outside every queue's slot, say), on a pooled
+// connection of the slot's primary; after MOVED the slot is assigned where the answer says and
+// the command sent there once more. The reply as the server gave it, errors included.
+Reply run_routed_command(const Route& route, std::initializer_list<std::string_view> argv);
+
 }  // namespace delayq::detail

@@ -7,23 +7,16 @@
 #include "queue_core.hpp"
 #include "redis/key_slot.hpp"
 #include "redis/permission.hpp"
-#include "redis/redirect.hpp"
+#include "redis/routed_call.hpp"
 
 namespace delayq::detail {
 namespace {
 
-// The registry key has a slot of its own: after MOVED (its slot moved, or a failover) the map is
-// learnt again and the command sent once more, where the key is now.
+// The registry key has a slot of its own, apart from every queue's: its commands are routed
+// there, following MOVED as a queue's calls do.
 Reply registry_command(ClientCore& client, std::initializer_list<std::string_view> argv) {
     const std::string_view what = *argv.begin();
-    Reply r;
-    for (int tries = 0; tries < 2; ++tries) {
-        ConnectionPool& pool = client.topology().pool_for(key_slot(kScheduleRegistryKey));
-        r = pool.acquire()->command(argv);
-        const auto redirect = parse_redirect(r);
-        if (!redirect || redirect->kind != Redirect::Kind::kMoved) break;
-        client.topology().moved(*redirect, pool.endpoint());
-    }
+    Reply r = run_routed_command(Route{client.topology(), key_slot(kScheduleRegistryKey)}, argv);
     check_permission(r, what);
     if (r.is_error()) {
         throw ServerError(std::string(what) + " " + std::string(kScheduleRegistryKey) + ": " +
