@@ -193,6 +193,8 @@ struct Settings {
     // precision: each message through send_async, which the library groups into calls (after
     // waiting up to the queue's send_linger for company), instead of a send_batch per tick.
     bool precision_send_async = false;
+    // precision: Consumer objects of the queue on one Client, sharing the concurrency
+    std::size_t precision_consumers = 1;
     std::optional<Duration> send_linger;  // QueueOptions::send_linger; unset: the default
 };
 

@@ -55,6 +55,9 @@ on stdout and a readable table on stderr at the end; progress goes to stderr.
   --tick-ms N          precision: producers send every N ms what the schedule owes (default 1)
   --send-async         precision: producers hand each message to send_async, which the library
                        groups into calls, instead of one send_batch per tick
+  --consumers N        precision: N Consumer objects of the queue on one Client, each with
+                       1/N of the concurrency (default 1), as a process with a consumer per
+                       thread or per module runs
   --send-linger MS     precision: QueueOptions::send_linger of the producers' queues (default:
                        the library's)
   --rate LIST          precision: msgs/s to run at, e.g. 20k,100k (default: 10, 50 and 80 %
@@ -146,6 +149,8 @@ std::optional<Settings> parse(int argc, char** argv) {
             s.precision_spread_s = std::max(0.0, std::stod(value()));
         } else if (a == "--send-async") {
             s.precision_send_async = true;
+        } else if (a == "--consumers") {
+            s.precision_consumers = std::clamp<std::size_t>(parse_count(value()), 1, 64);
         } else if (a == "--send-linger") {
             s.send_linger = std::chrono::milliseconds(std::stoi(value()));
         } else if (a == "--tick-ms") {

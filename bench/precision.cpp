@@ -1,14 +1,14 @@
 // mode precision: how late deliveries are while a queue is busy (issue 16, section 6).
 // Producers send at a steady rate, paced in ticks of --tick-ms (1 ms; each tick a send_batch of
 // what the schedule owes by then), every message due at a delay drawn uniformly from 0..spread (10
-// s); one Consumer (concurrency 64) acks at once. The rates are 10, 50 and 80 % of the maximum e2e
-// rate measured first in the same run with the same consumer settings (measure_e2e_batched), or
-// the --rate values. Lateness on two clocks, as in the latency mode: Redis (delivered_at - due,
-// Delivery::lateness) and the handler's (its start on the local clock minus the due instant
-// moved to the local clock by the offset to Redis TIME). The headline figures are over the
-// steady window, the messages due from `spread` after the first send to the planned end of
-// sending, when the queue holds a full spread of messages and producers and consumer both run;
-// the "all_" figures and the early counts are over every message.
+// s); one Consumer (concurrency 64; --consumers N: N on one Client, 64/N each) acks at once. The
+// rates are 10, 50 and 80 % of the maximum e2e rate measured first in the same run with the same
+// consumer settings (measure_e2e_batched), or the --rate values. Lateness on two clocks, as in the
+// latency mode: Redis (delivered_at - due, Delivery::lateness) and the handler's (its start on the
+// local clock minus the due instant moved to the local clock by the offset to Redis TIME). The
+// headline figures are over the steady window, the messages due from `spread` after the first send
+// to the planned end of sending, when the queue holds a full spread of messages and producers and
+// consumer both run; the "all_" figures and the early counts are over every message.
 
 #include <algorithm>
 #include <atomic>
@@ -159,14 +159,21 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     Recorder rec(off, start_ms + spread_ms, start_ms + static_cast<std::int64_t>(seconds * 1000));
 
     Client client(ctx.url(), {.engine = ctx.settings().engine});
-    Consumer consumer(
-        client.leases(queue),
-        [&rec](const Delivery& d) -> Outcome {
-            rec.record(d, local_now_us());
-            return Ack{};
-        },
-        cfg.options());
-    consumer.start();
+    // Several Consumers of the queue on one Client share the concurrency (and their fetches).
+    const std::size_t n_consumers = s.precision_consumers;
+    ConsumerOptions options = cfg.options();
+    options.concurrency = std::max<std::size_t>(1, cfg.concurrency / n_consumers);
+    std::vector<std::unique_ptr<Consumer>> consumers;
+    for (std::size_t i = 0; i < n_consumers; ++i) {
+        consumers.push_back(std::make_unique<Consumer>(
+            client.leases(queue),
+            [&rec](const Delivery& d) -> Outcome {
+                rec.record(d, local_now_us());
+                return Ack{};
+            },
+            options));
+        consumers.back()->start();
+    }
 
     const std::size_t producers = s.batch_producers;
     std::vector<std::unique_ptr<Client>> clients(producers);
@@ -195,15 +202,23 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
         std::this_thread::sleep_for(2ms);
     }
     window.stop();
-    consumer.stop();
-    consumer.wait();
-    const ConsumerStats cs = consumer.stats();
+    for (auto& c : consumers) c->stop();
+    ConsumerStats cs{};
+    for (auto& c : consumers) {
+        c->wait();
+        const ConsumerStats one = c->stats();
+        cs.fetched += one.fetched;
+        cs.acked += one.acked;
+        cs.leases_lost += one.leases_lost;
+        cs.redis_errors += one.redis_errors;
+    }
     const QueueStats qs = client.admin(queue).stats();
     const ClockOffset off_after = measure_clock_offset(probe);
     clients.clear();
     probe.drop_queue(queue);
 
-    Json out = Json{{"concurrency", cfg.concurrency},
+    Json out = Json{{"consumers", n_consumers},
+                    {"concurrency", options.concurrency * n_consumers},
                     {"prefetch", cfg.prefetch ? Json(*cfg.prefetch) : Json("auto")},
                     {"max_batch", cfg.max_batch}};
     out["rate_per_s"] = rate;
