@@ -161,8 +161,8 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     Client client(ctx.url(), {.engine = ctx.settings().engine});
     // Several Consumers of the queue on one Client share the concurrency (and their fetches).
     const std::size_t n_consumers = s.precision_consumers;
-    ConsumerOptions options = cfg.options();
-    options.concurrency = std::max<std::size_t>(1, cfg.concurrency / n_consumers);
+    ConsumerOptions each = cfg.options();
+    each.concurrency = std::max<std::size_t>(1, cfg.concurrency / n_consumers);
     std::vector<std::unique_ptr<Consumer>> consumers;
     for (std::size_t i = 0; i < n_consumers; ++i) {
         consumers.push_back(std::make_unique<Consumer>(
@@ -171,7 +171,7 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
                 rec.record(d, local_now_us());
                 return Ack{};
             },
-            options));
+            each));
         consumers.back()->start();
     }
 
@@ -218,7 +218,7 @@ Json measure_precision(Context& ctx, double rate, const ConsumerConfig& cfg, int
     probe.drop_queue(queue);
 
     Json out = Json{{"consumers", n_consumers},
-                    {"concurrency", options.concurrency * n_consumers},
+                    {"concurrency", each.concurrency * n_consumers},
                     {"prefetch", cfg.prefetch ? Json(*cfg.prefetch) : Json("auto")},
                     {"max_batch", cfg.max_batch}};
     out["rate_per_s"] = rate;

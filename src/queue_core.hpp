@@ -13,6 +13,7 @@
 #include "codec/schedule.hpp"
 #include "codec/send.hpp"
 #include "delayq/leases.hpp"
+#include "fetch_share.hpp"
 #include "delayq/queue_admin.hpp"
 #include "keys.hpp"
 #include "redis/connection.hpp"
@@ -37,6 +38,8 @@ class QueueCore {
     const QueueOptions& options() const { return options_; }
     ClientCore& client() { return *client_; }
     SendCoalescer& coalescer() { return coalescer_; }
+    // What this queue's Consumers of this Client share of their fetches.
+    FetchShare& fetch_share() { return fetch_share_; }
     const SendTarget& send_target() const { return send_target_; }
 
     // A pooled connection to the node that serves the queue. A node that cannot be reached
@@ -94,6 +97,7 @@ class QueueCore {
     int slot_;  // of every key in keys_
     SendTarget send_target_;
     SendCoalescer coalescer_;
+    FetchShare fetch_share_;
 };
 
 }  // namespace delayq::detail

@@ -22,9 +22,11 @@ void FetchLoop::room_freed() {
 }
 
 void FetchLoop::may_be_due() {
+    const std::uint64_t rounds = context_.core->fetch_share().rounds_sent();
     {
         std::lock_guard lock(mutex_);
         due_ = true;
+        trigger_ = rounds;
     }
     cv_.notify_one();
 }
@@ -39,23 +41,35 @@ void FetchLoop::take(FetchResult& result) {
 }
 
 void FetchLoop::run() {
+    QueueCore& core = *context_.core;
     std::optional<Connection> conn;
     int failures = 0;
+    {
+        // The first fetch is made after start, so that nothing sent before the waiter
+        // subscribed is missed: only a round sent from here on answers it.
+        std::lock_guard lock(mutex_);
+        trigger_ = core.fetch_share().rounds_sent();
+    }
     for (;;) {
         std::size_t want = 0;
+        std::uint64_t trigger = 0;
         {
             std::unique_lock lock(mutex_);
             cv_.wait(lock, [&] { return stop_ || (want = buffer_.room()) > 0; });
             if (stop_) break;
             // The clock firing from here on may concern messages this fetch does not see.
             due_ = false;
+            trigger = trigger_;
         }
-        FetchResult r;
+        FetchShare::Share share;
         try {
             // After the cluster moved the queue's slot, a connection to the new primary.
-            if (conn && !context_.core->serves(*conn)) conn.reset();
-            if (!conn) conn.emplace(context_.core->connect());
-            r = context_.core->fetch(*conn, want, context_.options.visibility_timeout);
+            if (conn && !core.serves(*conn)) conn.reset();
+            if (!conn) conn.emplace(core.connect());
+            share = core.fetch_share().fetch(want, context_.options.visibility_timeout, trigger,
+                                             [&](std::size_t n, Duration visibility) {
+                                                 return core.fetch(*conn, n, visibility);
+                                             });
             failures = 0;
         } catch (const ConfigurationError&) {
             on_fatal_(std::current_exception());
@@ -71,7 +85,7 @@ void FetchLoop::run() {
             cv_.wait_for(lock, reconnect_delay(failures++), [&] { return stop_; });
             continue;
         }
-        const auto received = SteadyClock::now();
+        FetchResult& r = share.result;
         take(r);
         // More is due already (a full batch, or more lapsed leases than one sweep takes).
         if (r.next && *r.next <= r.now) continue;
@@ -79,7 +93,7 @@ void FetchLoop::run() {
         // Nothing more is due: sleep until the clock fires for the next due time or lease
         // deadline. After a full batch too: asking again at once would only find nothing (one
         // wasted fetch per message at low rates).
-        clock_.note_fetch(r, received);
+        clock_.note_fetch(r, share.received);
         std::unique_lock lock(mutex_);
         cv_.wait(lock, [&] { return stop_ || due_; });
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -48,6 +49,9 @@ class FetchLoop : public Loop {
     std::condition_variable cv_;  // room freed, may be due, stop
     bool stop_ = false;
     bool due_ = false;  // the clock fired since the last fetch began
+    // FetchShare::rounds_sent() when the clock last fired: a round sent after it that found
+    // nothing more due answers this loop's next fetch without a call of its own.
+    std::uint64_t trigger_ = 0;
 };
 
 }  // namespace delayq::detail
