@@ -100,11 +100,11 @@ void FetchShare::lead(std::unique_lock<std::mutex>& lock, Request& leader, const
         r->share.result = clock_of(answer);
         r->share.received = received;
         r->share.called = true;
-        const auto n = std::min<std::size_t>(
-            r->want, static_cast<std::size_t>(answer.deliveries.end() - next));
+        const auto n = static_cast<std::ptrdiff_t>(std::min<std::size_t>(
+            r->want, static_cast<std::size_t>(answer.deliveries.end() - next)));
         r->share.result.deliveries.assign(std::make_move_iterator(next),
                                           std::make_move_iterator(next + n));
-        next += static_cast<std::ptrdiff_t>(n);
+        next += n;
     }
     if (!error) {
         leader.share.result.dead_lettered = std::move(answer.dead_lettered);
