@@ -187,7 +187,9 @@ struct ConsumerOptions {
     // previous ones restored after). Off: the application calls stop().
     bool stop_on_signals = false;
     // Called (from a consumer thread) for every message this consumer moved to the dead-letter
-    // set. An exception it throws is logged and ignored.
+    // set. Consumers of one queue made from one Client share their fetches: an expired message
+    // that a shared fetch moved is reported to the consumer that made the call. An exception it
+    // throws is logged and ignored.
     std::function<void(const DeadLetterEvent&)> on_dead_letter{};
 };
 
