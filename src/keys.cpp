@@ -18,6 +18,12 @@ QueueKeys make_keys(std::string_view queue) {
     return keys;
 }
 
+std::string make_secret_key(std::string_view queue) {
+    std::string key;
+    key.append(kSecretKeyPrefix).append("{").append(queue).append("}:push");
+    return key;
+}
+
 std::optional<std::string> queue_of_stats_key(std::string_view key) {
     constexpr std::string_view kHead = "dq:{";
     constexpr std::string_view kTail = "}:stats";

@@ -13,9 +13,10 @@ namespace delayq::detail {
 // all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
 // contract in src/lua/lib/keys.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
-inline constexpr std::array<std::string_view, 14> kKeySuffixes = {
-    "msg",  "pending", "inflight", "dead",     "err",      "stats",     "wake",
-    "cold", "blocks",  "blockidx", "settings", "lateness", "schedules", "schedclaims"};
+inline constexpr std::array<std::string_view, 15> kKeySuffixes = {
+    "msg",      "pending",  "inflight",  "dead",        "err",  "stats",
+    "wake",     "cold",     "blocks",    "blockidx",    "settings",
+    "lateness", "schedules", "schedclaims", "push"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 6;
@@ -23,6 +24,13 @@ inline constexpr std::size_t kWakeChannel = 6;
 using QueueKeys = std::array<std::string, kKeySuffixes.size()>;
 
 QueueKeys make_keys(std::string_view queue);
+
+// The queue's one write-only key: its push target's header values and secrets. Its prefix is not
+// the queue's, so that a role's `dq:{q}:*` pattern does not reach it (Redis ACL patterns cannot
+// exclude one key); the hash tag is, so that it lives in the queue's slot. Only the scripts that
+// read or write it get it, in KEYS after the queue's keys (lib/keys.lua).
+inline constexpr std::string_view kSecretKeyPrefix = "dqs:";
+std::string make_secret_key(std::string_view queue);
 
 // Client::shared_secret's key: no hash tag, so no queue's key pattern (dq:{...}:*) matches it.
 inline constexpr std::string_view kSharedSecretKey = "dq:shared-secret";
