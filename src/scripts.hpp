@@ -19,28 +19,8 @@ struct FunctionLibrary {
 };
 
 namespace scripts {
-extern const ScriptSource kAck;
-extern const ScriptSource kCancel;
-extern const ScriptSource kDeadPurge;
-extern const ScriptSource kDeadRequeue;
-extern const ScriptSource kDelete;
-extern const ScriptSource kExtend;
-extern const ScriptSource kFetch;
-extern const ScriptSource kGet;
-extern const ScriptSource kList;
-extern const ScriptSource kNack;
-extern const ScriptSource kRelease;
-extern const ScriptSource kReschedule;
-extern const ScriptSource kScheduleClaim;
-extern const ScriptSource kScheduleGet;
-extern const ScriptSource kSchedulePoll;
-extern const ScriptSource kSchedulePut;
-extern const ScriptSource kScheduleStop;
-extern const ScriptSource kScheduleTrigger;
-extern const ScriptSource kSend;
-extern const ScriptSource kSettings;
-extern const ScriptSource kSettingsGet;
-extern const ScriptSource kStats;
+// One per line of DELAYQ_LUA_SCRIPTS in src/CMakeLists.txt (kAck, kFetch, ...).
+#include "script_list.hpp"
 extern const FunctionLibrary kLibrary;
 }  // namespace scripts
 
