@@ -1,12 +1,8 @@
 #include "redis_password.hpp"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 
-#include "errors.hpp"
+#include "secret_file.hpp"
 
 namespace delayq::cli {
 
@@ -19,17 +15,7 @@ std::optional<std::string> password_of(const std::string& file, const std::strin
         if (env == nullptr || *env == '\0') return std::nullopt;
         return std::string(env);
     }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw UsageError(option + " " + file + ": " + std::strerror(errno));
-    }
-    std::string password((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw UsageError(option + " " + file + ": read error");
-    // The newline an editor or `echo` leaves is no part of the password.
-    if (password.ends_with('\n')) password.pop_back();
-    if (password.ends_with('\r')) password.pop_back();
-    if (password.empty()) throw UsageError(option + " " + file + " is empty");
-    return password;
+    return read_secret_file(file, option);
 }
 
 }  // namespace
