@@ -144,9 +144,11 @@ void Probe::wait_clients_at_most(std::int64_t n) {
 std::string Probe::redis_version() { return detail::info_field(info("server"), "redis_version"); }
 
 void Probe::drop_queue(const std::string& queue) {
-    // Every name make_keys builds: the wake channel among them is no key, and UNLINK skips it.
+    // Every name make_keys builds (the wake channel among them is no key, and UNLINK skips it),
+    // and the push target's credentials.
     std::vector<std::string> args = {"UNLINK"};
     for (std::string& key : detail::make_keys(queue)) args.push_back(std::move(key));
+    args.push_back(detail::make_secret_key(queue));
     command(args);
     wait_lazyfree();
 }

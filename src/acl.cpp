@@ -28,8 +28,10 @@ constexpr std::array kReaderCommands = {
 constexpr std::array kWriterCommands = {
     "+fcall", "+evalsha",         "+eval",     "+hset", "+hdel", "+hincrby", "+zadd",
     "+zrem",  "+zremrangebyrank", "+spublish", "+wait"};
-// delete.lua unlinks a queue's keys.
-constexpr std::array kAdminCommands = {"+unlink"};
+// push_read.lua reads a push target's credentials (a string under dqs:).
+constexpr std::array kPusherCommands = {"+get"};
+// delete.lua and push_remove.lua unlink a queue's keys; push_set.lua writes the credentials.
+constexpr std::array kAdminCommands = {"+unlink", "+set"};
 
 // `text` with Redis glob's special characters escaped.
 std::string glob_escape(std::string_view text) {
@@ -70,6 +72,7 @@ void validate_user(std::string_view user) {
 std::optional<AclRole> parse_acl_role(std::string_view text) {
     if (text == "reader") return AclRole::kReader;
     if (text == "writer") return AclRole::kWriter;
+    if (text == "pusher") return AclRole::kPusher;
     if (text == "admin") return AclRole::kAdmin;
     return std::nullopt;
 }
@@ -80,6 +83,8 @@ std::string_view to_string(AclRole role) {
             return "reader";
         case AclRole::kWriter:
             return "writer";
+        case AclRole::kPusher:
+            return "pusher";
         case AclRole::kAdmin:
             return "admin";
     }
@@ -97,6 +102,9 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
     if (role != AclRole::kReader) {
         commands.insert(commands.end(), kWriterCommands.begin(), kWriterCommands.end());
     }
+    if (role == AclRole::kPusher || role == AclRole::kAdmin) {
+        commands.insert(commands.end(), kPusherCommands.begin(), kPusherCommands.end());
+    }
     if (role == AclRole::kAdmin) {
         commands.insert(commands.end(), kAdminCommands.begin(), kAdminCommands.end());
     }
@@ -108,6 +116,14 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
         const std::string prefix = std::string(detail::kKeyPrefix) + "{" + glob + "}:";
         out.push_back({"ACL", "SETUSER", name, key_access + prefix + "*",
                        "&" + prefix + std::string(detail::kKeySuffixes[detail::kWakeChannel])});
+        // The push targets' credentials: under their own prefix, so that the pattern above does
+        // not reach them (docs/security.md). A pusher reads them; an admin sets them.
+        if (role == AclRole::kPusher || role == AclRole::kAdmin) {
+            const std::string secret_access = role == AclRole::kAdmin ? "~" : "%R~";
+            out.push_back(
+                {"ACL", "SETUSER", name,
+                 secret_access + std::string(detail::kSecretKeyPrefix) + "{" + glob + "}:*"});
+        }
     }
     // The registry of queues with schedules, which every queue's schedules share: readers list
     // it, writers register their queues (docs/design.md, Schedules).

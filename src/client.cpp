@@ -213,6 +213,10 @@ Schedules Client::schedules(std::string_view queue) const {
     return Schedules(queue_core(core_, queue, {}));
 }
 
+PushTargets Client::push_targets(std::string_view queue) const {
+    return PushTargets(queue_core(core_, queue, {}));
+}
+
 std::vector<std::string> Client::schedule_queues() const {
     return detail::registered_queues(*core_);
 }

@@ -16,6 +16,7 @@ QueueCore::QueueCore(std::shared_ptr<ClientCore> client, std::string name, Queue
       name_(std::move(name)),
       options_(options),
       keys_(make_keys(name_)),
+      secret_key_(make_secret_key(name_)),
       slot_(key_slot(keys_.front())),
       send_target_{Route{client_->topology(), slot_},
                    client_->options().command_timeout,
@@ -57,6 +58,14 @@ Connection QueueCore::connect() {
 
 Reply QueueCore::call(Connection& conn, const ScriptSource& script, const ScriptArgs& args) {
     return run_routed(Route{client_->topology(), slot_}, conn, script, keys_, args,
+                      client_->options().command_timeout);
+}
+
+Reply QueueCore::call_with_secret(Connection& conn, const ScriptSource& script,
+                                  const ScriptArgs& args) {
+    std::vector<std::string> keys(keys_.begin(), keys_.end());
+    keys.push_back(secret_key_);
+    return run_routed(Route{client_->topology(), slot_}, conn, script, keys, args,
                       client_->options().command_timeout);
 }
 
@@ -125,7 +134,7 @@ QueueSettings QueueCore::settings(Connection& conn, const ScriptArgs& changes) {
 
 DeleteResult QueueCore::delete_queue(Connection& conn, bool force) {
     const ScriptArgs args = settings_codec::encode_delete(force);
-    return settings_codec::decode_delete(call(conn, scripts::kDelete, args));
+    return settings_codec::decode_delete(call_with_secret(conn, scripts::kDelete, args));
 }
 
 manage_codec::DeadAnswer QueueCore::dead_letters(Connection& conn, const ScriptSource& script,
@@ -165,6 +174,33 @@ schedule_codec::StopAnswer QueueCore::schedule_stop(Connection& conn, bool remov
 std::optional<TriggerResult> QueueCore::schedule_trigger(Connection& conn, std::string_view name) {
     const ScriptArgs args = schedule_codec::encode_trigger(name);
     return schedule_codec::decode_trigger(call(conn, scripts::kScheduleTrigger, args), name);
+}
+
+PushSetStatus QueueCore::push_set(Connection& conn, const PushTarget& target) {
+    const ScriptArgs args = push_codec::encode_set(target);
+    return push_codec::decode_set(call_with_secret(conn, scripts::kPushSet, args));
+}
+
+std::optional<PushTargetInfo> QueueCore::push_get(Connection& conn) {
+    return push_codec::decode_get(call(conn, scripts::kPushGet, ScriptArgs{}));
+}
+
+std::optional<PushTargets::ForPusher> QueueCore::push_read(Connection& conn) {
+    return push_codec::decode_read(call_with_secret(conn, scripts::kPushRead, ScriptArgs{}));
+}
+
+bool QueueCore::push_remove(Connection& conn) {
+    return push_codec::decode_remove(call_with_secret(conn, scripts::kPushRemove, ScriptArgs{}));
+}
+
+void QueueCore::push_record(Connection& conn, int status, std::string_view error) {
+    const ScriptArgs args = push_codec::encode_record(status, error);
+    call(conn, scripts::kPushRecord, args);
+}
+
+PushLeases QueueCore::push_lease(Connection& conn, std::size_t max_count) {
+    const ScriptArgs args = push_codec::encode_lease(max_count);
+    return push_codec::decode_lease(call(conn, scripts::kPushLease, args), name_);
 }
 
 }  // namespace delayq::detail

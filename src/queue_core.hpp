@@ -10,11 +10,12 @@
 
 #include "client_core.hpp"
 #include "codec/manage.hpp"
+#include "codec/push.hpp"
 #include "codec/schedule.hpp"
 #include "codec/send.hpp"
 #include "delayq/leases.hpp"
-#include "fetch_share.hpp"
 #include "delayq/queue_admin.hpp"
+#include "fetch_share.hpp"
 #include "keys.hpp"
 #include "redis/connection.hpp"
 #include "redis/routed_call.hpp"
@@ -76,6 +77,14 @@ class QueueCore {
     manage_codec::DeadAnswer dead_letters(Connection& conn, const ScriptSource& script,
                                           std::span<const std::string> ids, std::size_t limit);
 
+    // The push target (src/codec/push.hpp). set, read and remove touch its write-only key.
+    PushSetStatus push_set(Connection& conn, const PushTarget& target);
+    std::optional<PushTargetInfo> push_get(Connection& conn);
+    std::optional<PushTargets::ForPusher> push_read(Connection& conn);
+    bool push_remove(Connection& conn);
+    void push_record(Connection& conn, int status, std::string_view error);
+    PushLeases push_lease(Connection& conn, std::size_t max_count);
+
     // Recurring schedules (src/codec/schedule.hpp).
     schedule_codec::PutAnswer schedule_put(Connection& conn,
                                            const schedule_codec::PutRequest& request);
@@ -89,11 +98,14 @@ class QueueCore {
   private:
     // One script call on the queue's keys, where the queue's slot is served.
     Reply call(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
+    // The same with the write-only key after them (KEYS[16]), for the scripts that use it.
+    Reply call_with_secret(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
 
     std::shared_ptr<ClientCore> client_;
     std::string name_;
     QueueOptions options_;
     QueueKeys keys_;
+    std::string secret_key_;
     int slot_;  // of every key in keys_
     SendTarget send_target_;
     SendCoalescer coalescer_;

@@ -266,3 +266,45 @@ TEST_F(AclRolesTest, AWriterSchedulesAndClaimsAReaderOnlyLooks) {
 
 }  // namespace
 }  // namespace delayq::test
+
+namespace delayq::test {
+namespace {
+
+// Push targets: an admin sets them; a pusher reads them whole and leases within their limits;
+// a writer and a reader see them without their credentials and cannot read those.
+TEST_F(AclRolesTest, OnlyAPusherReadsAPushTargetsCredentialsAndOnlyAnAdminSetsThem) {
+    PushTarget target;
+    target.url = "https://hooks.example.com/in";
+    target.headers = {{"Authorization", "Bearer s3cr3t"}};
+    target.secrets = {"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"};
+
+    Client admin_client = role_client("ops", AclRole::kAdmin, {"hooks-*"});
+    ASSERT_EQ(admin_client.push_targets("hooks-a").set(target), PushSetStatus::kCreated);
+
+    Client pusher = role_client("hook", AclRole::kPusher, {"hooks-*"});
+    const auto whole = pusher.push_targets("hooks-a").read_for_pusher();
+    ASSERT_TRUE(whole.has_value());
+    EXPECT_EQ(whole->target, target);
+    admin_client.queue("hooks-a").send("x");
+    EXPECT_EQ(pusher.push_targets("hooks-a").lease(10).fetch.deliveries.size(), 1U);
+    pusher.push_targets("hooks-a").record(200, "");
+    expect_refused("pusher set", "EVALSHA", [&] { pusher.push_targets("hooks-a").set(target); });
+    expect_refused("pusher remove", "EVALSHA", [&] { pusher.push_targets("hooks-a").remove(); });
+
+    Client writer = role_client("shop", AclRole::kWriter, {"hooks-*"});
+    Client reader = role_client("dash", AclRole::kReader, {"hooks-*"});
+    const auto before = snapshot();
+    for (Client* c : {&writer, &reader}) {
+        const auto info = c->push_targets("hooks-a").get();
+        ASSERT_TRUE(info.has_value());
+        EXPECT_EQ(info->header_names, std::vector<std::string>{"Authorization"});
+        expect_refused("read credentials", "EVALSHA_RO",
+                       [&] { c->push_targets("hooks-a").read_for_pusher(); });
+        expect_refused("set", "EVALSHA", [&] { c->push_targets("hooks-a").set(target); });
+    }
+    EXPECT_EQ(snapshot(), before);
+    EXPECT_TRUE(admin_client.push_targets("hooks-a").remove());
+}
+
+}  // namespace
+}  // namespace delayq::test

@@ -23,7 +23,9 @@ struct AclArgs {
 
 int print_acl(const AclArgs& a) {
     const auto role = parse_acl_role(a.role);
-    if (!role) throw UsageError("--role must be reader, writer or admin, not \"" + a.role + "\"");
+    if (!role) {
+        throw UsageError("--role must be reader, writer, pusher or admin, not \"" + a.role + "\"");
+    }
     for (const auto& command : acl_commands(a.user, *role, parse_queue_patterns(a.queues))) {
         std::printf("%s\n", redis_cli_line(command).c_str());
     }
@@ -47,7 +49,9 @@ reads one command a line. Each role has every grant of the one before it:
   writer  also send, consume, ack, nack, cancel, reschedule, queue settings, pause,
           dead-letter requeue and purge: any function (FCALL) or script (EVALSHA) on
           those queues' keys
-  admin   also queue delete
+  pusher  also reading the push targets' header values and secrets (dqs:{QUEUE}:push,
+          read-only), which a pusher signs and sends its requests with
+  admin   also queue delete, and push set and remove (writing those credentials)
 Every role may run the operations as scripts too (EVALSHA, EVALSHA_RO): the fallback
 where the function library is not loaded or not allowed.
 --serve adds SET on the one key dq:shared-secret (a selector: no other key), with
@@ -69,9 +73,9 @@ Examples:
   printf 'ACL SETUSER shop >%s\n' "$(cat shop.pass)" | redis-cli ...)x"},
         [a](const Invocation&) { return print_acl(*a); });
     cmd.add_option("--user", a->user, "The Redis ACL user")->required()->type_name("NAME");
-    cmd.add_option("--role", a->role, "reader, writer or admin")
+    cmd.add_option("--role", a->role, "reader, writer, pusher or admin")
         ->required()
-        ->type_name("reader|writer|admin");
+        ->type_name("reader|writer|pusher|admin");
     cmd.add_option("--queues", a->queues,
                    "Queue names, prefixes ending in *, or * (comma-separated), as for tokens")
         ->required()

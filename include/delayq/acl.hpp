@@ -21,11 +21,15 @@ enum class AclRole {
     // purge: every script on the queues' keys. Redis cannot tell these apart (see
     // docs/security.md).
     kWriter,
-    // Also deleting a queue (its keys are unlinked).
+    // Also reading the push targets' header values and secrets (`dqs:{q}:push`, read-only):
+    // what a pusher (`delayq push run`, `delayq serve` with pushers) needs.
+    kPusher,
+    // Also deleting a queue (its keys are unlinked), and setting and removing push targets
+    // (writing their credentials).
     kAdmin,
 };
 
-// "reader", "writer", "admin"; nullopt for anything else.
+// "reader", "writer", "pusher", "admin"; nullopt for anything else.
 std::optional<AclRole> parse_acl_role(std::string_view text);
 std::string_view to_string(AclRole role);
 

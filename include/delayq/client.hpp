@@ -8,6 +8,7 @@
 #include "delayq/function_admin.hpp"
 #include "delayq/leases.hpp"
 #include "delayq/options.hpp"
+#include "delayq/push.hpp"
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"
 #include "delayq/schedules.hpp"
@@ -40,6 +41,9 @@ class Client {
     Leases leases(std::string_view name) const;
     // For whoever declares recurring schedules; a Scheduler claims their occurrences.
     Schedules schedules(std::string_view queue) const;
+    // A queue's push target: set by an admin, read by everyone without its credentials, leased
+    // from and recorded by pushers (docs/push.md).
+    PushTargets push_targets(std::string_view queue) const;
 
     // Connects (if needed) and checks the server; throws what the first operation would.
     void ping() const;

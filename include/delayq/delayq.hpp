@@ -10,6 +10,7 @@
 #include "delayq/leases.hpp"
 #include "delayq/limits.hpp"
 #include "delayq/options.hpp"
+#include "delayq/push.hpp"
 #include "delayq/queue.hpp"
 #include "delayq/queue_admin.hpp"
 #include "delayq/queue_pattern.hpp"

@@ -123,6 +123,8 @@ struct PushLeases {
     // The limits left room for fewer than asked: at max_in_flight, or out of the rate's tokens
     // (fetch.next then includes when the next token comes).
     bool limited = false;
+    // false: the queue has no push target (any more), and nothing was leased.
+    bool has_target = true;
 };
 
 // A queue's push target (Client::push_targets). Cheap to copy; thread-safe. Each call is one

@@ -18,7 +18,8 @@ struct Role {
     const char* user;
     const char* role;
 };
-constexpr Role kRoles[] = {{"dash", "reader"}, {"shop", "writer"}, {"ops", "admin"}};
+constexpr Role kRoles[] = {
+    {"dash", "reader"}, {"shop", "writer"}, {"hook", "pusher"}, {"ops", "admin"}};
 
 class AclUsers : public AclCliTest {
   protected:
