@@ -36,6 +36,8 @@ Leases Session::leases(std::string_view name) { return client().leases(name); }
 
 Schedules Session::schedules(std::string_view name) { return client().schedules(name); }
 
+PushTargets Session::push_targets(std::string_view name) { return client().push_targets(name); }
+
 void Session::connect() {
     if (managed_) LocalRedis(LocalRedis::default_dir()).ensure_running();
     client().ping();

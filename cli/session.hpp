@@ -32,6 +32,7 @@ class Session {
     QueueAdmin admin(std::string_view name);
     Leases leases(std::string_view name);
     Schedules schedules(std::string_view name);
+    PushTargets push_targets(std::string_view name);
 
     // Starts the managed server if needed, then connects and checks the server.
     void connect();
