@@ -119,10 +119,9 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
         // The push targets' credentials: under their own prefix, so that the pattern above does
         // not reach them (docs/security.md). A pusher reads them; an admin sets them.
         if (role == AclRole::kPusher || role == AclRole::kAdmin) {
-            const std::string secret_access = role == AclRole::kAdmin ? "~" : "%R~";
-            out.push_back(
-                {"ACL", "SETUSER", name,
-                 secret_access + std::string(detail::kSecretKeyPrefix) + "{" + glob + "}:*"});
+            std::string grant = role == AclRole::kAdmin ? "~" : "%R~";
+            grant.append(detail::kSecretKeyPrefix).append("{").append(glob).append("}:*");
+            out.push_back({"ACL", "SETUSER", name, std::move(grant)});
         }
     }
     // The registry of queues with schedules, which every queue's schedules share: readers list

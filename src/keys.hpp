@@ -14,9 +14,8 @@ namespace delayq::detail {
 // contract in src/lua/lib/keys.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
 inline constexpr std::array<std::string_view, 15> kKeySuffixes = {
-    "msg",      "pending",  "inflight",  "dead",        "err",  "stats",
-    "wake",     "cold",     "blocks",    "blockidx",    "settings",
-    "lateness", "schedules", "schedclaims", "push"};
+    "msg",    "pending",  "inflight", "dead",     "err",       "stats",       "wake", "cold",
+    "blocks", "blockidx", "settings", "lateness", "schedules", "schedclaims", "push"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 6;
