@@ -35,8 +35,8 @@ TEST_F(PushCliTest, SetGetRemove) {
     EXPECT_EQ(r.out, "push target of queue q set: POST https://hooks.example.com/in\n");
     const Json again =
         push_json(cli({"push", "set", "q", "--url", "https://hooks.example.com/in", "--header",
-                     "Authorization: Bearer tok-never-shown", "--secret-file", secret, "--rate",
-                     "2/s", "--max-in-flight", "8", "--request-timeout", "3s", "--json"}));
+                       "Authorization: Bearer tok-never-shown", "--secret-file", secret, "--rate",
+                       "2/s", "--max-in-flight", "8", "--request-timeout", "3s", "--json"}));
     EXPECT_EQ(again["status"], "unchanged");  // 120/m is 2/s
 
     const Json got = push_json(cli({"push", "get", "q", "--json"}));
