@@ -66,11 +66,15 @@ struct PushTarget {
 // Where a pusher may connect: checked on every address it is about to connect to (a name may
 // resolve elsewhere tomorrow), and by validate_push_target on a URL that names an address.
 struct PushNetwork {
-    // Link-local addresses (169.254.0.0/16, fe80::/10) and the cloud metadata services' are
-    // always refused. With deny_private, so are loopback, the RFC 1918 ranges, 100.64.0.0/10
-    // and unique local addresses (fc00::/7), which a self-hosted deployment often pushes to.
+    // Link-local addresses (169.254.0.0/16, fe80::/10), the cloud metadata services', the
+    // unspecified ones (0.0.0.0/8, ::: the host itself), multicast and broadcast are always
+    // refused. With deny_private, so are loopback, the RFC 1918 ranges, 100.64.0.0/10 and
+    // unique local addresses (fc00::/7), which a self-hosted deployment often pushes to. An
+    // IPv4 address inside IPv6 (::ffff:a.b.c.d, and NAT64's 64:ff9b::/96) is judged as the IPv4
+    // address; an IPv6 zone (%eth0) is ignored.
     bool deny_private = false;
-    // Addresses and CIDR ranges ("10.1.2.0/24", "fd00::/8") exempt from every refusal.
+    // Addresses and CIDR ranges ("10.1.2.0/24", "fd00::/8") exempt from every refusal: the
+    // operator's explicit choice, so a range that covers a metadata address opens it too.
     std::vector<std::string> allow{};
 };
 
