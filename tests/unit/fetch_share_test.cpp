@@ -9,9 +9,11 @@
 #include <condition_variable>
 #include <cstddef>
 #include <future>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "delayq/error.hpp"
@@ -84,18 +86,45 @@ void await_waiting(const FetchShare& share, std::size_t n) {
     while (share.waiting() < n) std::this_thread::yield();
 }
 
-TEST(FetchShareTest, AQuietRoundAnswersTheConsumersTriggeredBeforeItWithoutACall) {
-    FetchShare share;
-    Calls calls;
-    const std::uint64_t trigger = share.rounds_sent();
-    auto a = std::async(std::launch::async,
-                        [&] { return share.fetch(10, kVisibility, trigger, calls.call()); });
-    calls.await_made(1);
-    auto b = std::async(std::launch::async,
-                        [&] { return share.fetch(5, kVisibility, trigger, calls.call()); });
-    await_waiting(share, 1);
+class FetchShareTest : public ::testing::Test {
+  protected:
+    // A consumer's fetch on a thread of its own, its clock fired before any round was sent.
+    std::future<FetchShare::Share> ask(std::size_t want, Duration visibility = kVisibility) {
+        return std::async(std::launch::async, [this, want, visibility] {
+            return share_.fetch(want, visibility, trigger_, calls_.call());
+        });
+    }
+    // A fetch that leads a round (its call then waits for the test's answer).
+    std::future<FetchShare::Share> lead(std::size_t want) {
+        const std::size_t before = calls_.made().size();
+        auto f = ask(want);
+        calls_.await_made(before + 1);
+        return f;
+    }
+    // A round of ten in flight, answered full with the next due time reached (more is due), and
+    // `wants` asking meanwhile: they wait for the next round.
+    std::vector<std::future<FetchShare::Share>> behind_a_busy_round(
+        std::initializer_list<std::pair<std::size_t, Duration>> wants) {
+        auto first = lead(10);
+        std::vector<std::future<FetchShare::Share>> out;
+        for (const auto& [want, visibility] : wants) out.push_back(ask(want, visibility));
+        await_waiting(share_, wants.size());
+        calls_.answer_next(answer(10, 1000, 1000));
+        EXPECT_EQ(first.get().result.deliveries.size(), 10U);
+        return out;
+    }
+
+    FetchShare share_;
+    Calls calls_;
+    std::uint64_t trigger_ = share_.rounds_sent();
+};
+
+TEST_F(FetchShareTest, AQuietRoundAnswersTheConsumersTriggeredBeforeItWithoutACall) {
+    auto a = lead(10);
+    auto b = ask(5);
+    await_waiting(share_, 1);
     // Three leased, the next due time ahead of the round's now: nothing more due.
-    calls.answer_next(answer(3, 1000, 5000));
+    calls_.answer_next(answer(3, 1000, 5000));
 
     const FetchShare::Share got_a = a.get();
     const FetchShare::Share got_b = b.get();
@@ -106,50 +135,32 @@ TEST(FetchShareTest, AQuietRoundAnswersTheConsumersTriggeredBeforeItWithoutACall
     ASSERT_TRUE(got_b.result.next.has_value());
     EXPECT_EQ(*got_b.result.next, TimePoint(5000ms));
     EXPECT_EQ(got_b.result.now, TimePoint(1000ms));
-    EXPECT_EQ(calls.made().size(), 1U);
+    EXPECT_EQ(calls_.made().size(), 1U);
 }
 
-TEST(FetchShareTest, ATriggerAfterTheQuietRoundMakesACall) {
-    FetchShare share;
-    Calls calls;
-    auto a = std::async(std::launch::async, [&] {
-        return share.fetch(10, kVisibility, share.rounds_sent(), calls.call());
-    });
-    calls.answer_next(answer(0, 1000, 5000));
+TEST_F(FetchShareTest, ATriggerAfterTheQuietRoundMakesACall) {
+    auto a = ask(10);
+    calls_.answer_next(answer(0, 1000, 5000));
     EXPECT_TRUE(a.get().called);
     // The clock fired after that round was sent: something new may be due.
-    const std::uint64_t trigger = share.rounds_sent();
-    auto b = std::async(std::launch::async,
-                        [&] { return share.fetch(4, kVisibility, trigger, calls.call()); });
-    calls.answer_next(answer(2, 1001, 5000));
+    trigger_ = share_.rounds_sent();
+    auto b = ask(4);
+    calls_.answer_next(answer(2, 1001, 5000));
     const FetchShare::Share got_b = b.get();
     EXPECT_TRUE(got_b.called);
     EXPECT_EQ(got_b.result.deliveries.size(), 2U);
-    ASSERT_EQ(calls.made().size(), 2U);
-    EXPECT_EQ(calls.made()[1].want, 4U);
+    ASSERT_EQ(calls_.made().size(), 2U);
+    EXPECT_EQ(calls_.made()[1].want, 4U);
 }
 
-TEST(FetchShareTest, ConsumersWaitingDuringABusyRoundShareTheNextCall) {
-    FetchShare share;
-    Calls calls;
-    const std::uint64_t trigger = share.rounds_sent();
-    auto a = std::async(std::launch::async,
-                        [&] { return share.fetch(10, kVisibility, trigger, calls.call()); });
-    calls.await_made(1);
-    auto b = std::async(std::launch::async,
-                        [&] { return share.fetch(5, kVisibility, trigger, calls.call()); });
-    auto c = std::async(std::launch::async,
-                        [&] { return share.fetch(7, kVisibility, trigger, calls.call()); });
-    await_waiting(share, 2);
-    // A full round, the next due time reached: more is due, so the waiting ones need a call.
-    calls.answer_next(answer(10, 1000, 1000));
-    EXPECT_EQ(a.get().result.deliveries.size(), 10U);
-    calls.await_made(2);
-    calls.answer_next(answer(9, 1001, 1500));
+TEST_F(FetchShareTest, ConsumersWaitingDuringABusyRoundShareTheNextCall) {
+    auto waiting = behind_a_busy_round({{5, kVisibility}, {7, kVisibility}});
+    calls_.await_made(2);
+    calls_.answer_next(answer(9, 1001, 1500));
 
-    const FetchShare::Share got_b = b.get();
-    const FetchShare::Share got_c = c.get();
-    const auto made = calls.made();
+    const FetchShare::Share got_b = waiting[0].get();
+    const FetchShare::Share got_c = waiting[1].get();
+    const auto made = calls_.made();
     ASSERT_EQ(made.size(), 2U);
     EXPECT_EQ(made[1].want, 12U);  // both wants in one call
     EXPECT_TRUE(got_b.called);
@@ -160,27 +171,14 @@ TEST(FetchShareTest, ConsumersWaitingDuringABusyRoundShareTheNextCall) {
     EXPECT_EQ(got_b.result.deliveries.size() + got_c.result.deliveries.size(), 9U);
 }
 
-TEST(FetchShareTest, OtherVisibilitiesWaitForARoundOfTheirOwn) {
-    FetchShare share;
-    Calls calls;
-    const std::uint64_t trigger = share.rounds_sent();
-    auto a = std::async(std::launch::async,
-                        [&] { return share.fetch(10, kVisibility, trigger, calls.call()); });
-    calls.await_made(1);
-    auto b =
-        std::async(std::launch::async, [&] { return share.fetch(5, 60s, trigger, calls.call()); });
-    auto c = std::async(std::launch::async,
-                        [&] { return share.fetch(7, kVisibility, trigger, calls.call()); });
-    await_waiting(share, 2);
-    calls.answer_next(answer(10, 1000, 1000));
-    a.get();
-    calls.await_made(2);
-    calls.answer_next(answer(0, 1001, 1001));
-    calls.await_made(3);
-    calls.answer_next(answer(0, 1002, 5000));
-    b.get();
-    c.get();
-    const auto made = calls.made();
+TEST_F(FetchShareTest, OtherVisibilitiesWaitForARoundOfTheirOwn) {
+    auto waiting = behind_a_busy_round({{5, 60s}, {7, kVisibility}});
+    calls_.await_made(2);
+    calls_.answer_next(answer(0, 1001, 1001));
+    calls_.await_made(3);
+    calls_.answer_next(answer(0, 1002, 5000));
+    for (auto& w : waiting) w.get();
+    const auto made = calls_.made();
     ASSERT_EQ(made.size(), 3U);
     for (std::size_t i = 1; i < 3; ++i) {
         EXPECT_EQ(made[i].want, made[i].visibility == kVisibility ? 7U : 5U);
@@ -188,52 +186,27 @@ TEST(FetchShareTest, OtherVisibilitiesWaitForARoundOfTheirOwn) {
     EXPECT_NE(made[1].visibility, made[2].visibility);
 }
 
-TEST(FetchShareTest, ARoundsErrorReachesEveryConsumerInIt) {
-    FetchShare share;
-    Calls calls;
-    const std::uint64_t trigger = share.rounds_sent();
-    auto a = std::async(std::launch::async,
-                        [&] { return share.fetch(10, kVisibility, trigger, calls.call()); });
-    calls.await_made(1);
-    auto b = std::async(std::launch::async,
-                        [&] { return share.fetch(5, kVisibility, trigger, calls.call()); });
-    auto c = std::async(std::launch::async,
-                        [&] { return share.fetch(7, kVisibility, trigger, calls.call()); });
-    await_waiting(share, 2);
-    calls.answer_next(answer(10, 1000, 1000));
-    a.get();
-    calls.await_made(2);
-    calls.answer_next({}, true);
-    EXPECT_THROW(b.get(), ConnectionError);
-    EXPECT_THROW(c.get(), ConnectionError);
+TEST_F(FetchShareTest, ARoundsErrorReachesEveryConsumerInIt) {
+    auto waiting = behind_a_busy_round({{5, kVisibility}, {7, kVisibility}});
+    calls_.await_made(2);
+    calls_.answer_next({}, true);
+    EXPECT_THROW(waiting[0].get(), ConnectionError);
+    EXPECT_THROW(waiting[1].get(), ConnectionError);
     // A failed round answers nobody later: the next fetch calls again.
-    auto d = std::async(std::launch::async,
-                        [&] { return share.fetch(1, kVisibility, trigger, calls.call()); });
-    calls.answer_next(answer(1, 1002, 5000));
+    auto d = ask(1);
+    calls_.answer_next(answer(1, 1002, 5000));
     EXPECT_TRUE(d.get().called);
-    EXPECT_EQ(calls.made().size(), 3U);
+    EXPECT_EQ(calls_.made().size(), 3U);
 }
 
-TEST(FetchShareTest, DeadLetterEventsGoToTheRoundsLeaderOnly) {
-    FetchShare share;
-    Calls calls;
-    const std::uint64_t trigger = share.rounds_sent();
-    auto a = std::async(std::launch::async,
-                        [&] { return share.fetch(10, kVisibility, trigger, calls.call()); });
-    calls.await_made(1);
-    auto b = std::async(std::launch::async,
-                        [&] { return share.fetch(5, kVisibility, trigger, calls.call()); });
-    auto c = std::async(std::launch::async,
-                        [&] { return share.fetch(7, kVisibility, trigger, calls.call()); });
-    await_waiting(share, 2);
-    calls.answer_next(answer(10, 1000, 1000));
-    a.get();
-    calls.await_made(2);
+TEST_F(FetchShareTest, DeadLetterEventsGoToTheRoundsLeaderOnly) {
+    auto waiting = behind_a_busy_round({{5, kVisibility}, {7, kVisibility}});
+    calls_.await_made(2);
     FetchResult second = answer(2, 1001, 5000);
     second.dead_lettered.push_back(DeadLetterEvent{"q", "gone", "expired", 1});
-    calls.answer_next(second);
-    const FetchShare::Share got_b = b.get();
-    const FetchShare::Share got_c = c.get();
+    calls_.answer_next(second);
+    const FetchShare::Share got_b = waiting[0].get();
+    const FetchShare::Share got_c = waiting[1].get();
     // Reported once, by whichever of the two led the round.
     EXPECT_EQ(got_b.result.dead_lettered.size() + got_c.result.dead_lettered.size(), 1U);
     EXPECT_EQ(got_b.result.deliveries.size() + got_c.result.deliveries.size(), 2U);
