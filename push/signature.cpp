@@ -7,9 +7,11 @@
 #include <array>
 #include <memory>
 #include <new>
+#include <utility>
 
 #include "delayq/error.hpp"
 #include "delayq/push.hpp"
+#include "json/payload.hpp"
 
 namespace delayq::push {
 namespace {
@@ -26,22 +28,11 @@ const unsigned char* bytes_of(std::string_view text) {
     return reinterpret_cast<const unsigned char*>(text.data());
 }
 
-// A secret validate_push_secret accepted, decoded. EVP_DecodeBlock writes 3 bytes for each 4
-// characters, the padding's included, so those are cut off again.
+// A secret validate_push_secret accepted, decoded: canonical base64, as payloads are.
 std::string decode_key(std::string_view secret) {
-    const std::string_view text = secret.substr(kSecretPrefixBytes);
-    std::string key(text.size() / 4 * 3, '\0');
-    const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(key.data()),
-                                        bytes_of(text), static_cast<int>(text.size()));
-    if (written < 0 || static_cast<std::size_t>(written) != key.size()) {
-        throw Error("push signature: OpenSSL could not decode a secret");
-    }
-    std::size_t padding = 0;
-    while (padding < 2 && text.size() > padding && text[text.size() - 1 - padding] == '=') {
-        ++padding;
-    }
-    key.resize(key.size() - padding);
-    return key;
+    auto key = json::base64_decode(secret.substr(kSecretPrefixBytes));
+    if (!key) throw Error("push signature: a secret is not base64");
+    return std::move(*key);
 }
 
 EVP_MAC* hmac() {
@@ -56,14 +47,6 @@ struct MacCtxFree {
 struct MdCtxFree {
     void operator()(EVP_MD_CTX* ctx) const { EVP_MD_CTX_free(ctx); }
 };
-
-std::string base64(const unsigned char* data, std::size_t size) {
-    std::string out(4 * ((size + 2) / 3) + 1, '\0');  // EVP_EncodeBlock ends it with a NUL
-    const int written =
-        EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), data, static_cast<int>(size));
-    out.resize(static_cast<std::size_t>(written));
-    return out;
-}
 
 std::string lower_hex(const unsigned char* data, std::size_t size) {
     constexpr std::string_view kDigits = "0123456789abcdef";
@@ -112,7 +95,8 @@ std::string WebhookSigner::sign(std::string_view msg_id, std::int64_t unix_secon
         check(EVP_MAC_final(ctx.get(), mac.data(), &size, mac.size()), "HMAC");
         if (!header.empty()) header.push_back(' ');
         header += "v1,";
-        header += base64(mac.data(), size);
+        header +=
+            json::base64_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), size));
     }
     return header;
 }

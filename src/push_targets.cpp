@@ -10,6 +10,7 @@ PushTargets::PushTargets(std::shared_ptr<detail::QueueCore> core) : core_(std::m
 const std::string& PushTargets::queue() const { return core_->name(); }
 
 PushSetStatus PushTargets::set(const PushTarget& target) {
+    // Before any connection, so that bad input is refused as such while Redis is down too.
     validate_push_target(target);
     auto conn = core_->acquire();
     return core_->push_set(*conn, target);

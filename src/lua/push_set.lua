@@ -45,8 +45,8 @@ local fields = {url, method, ctype, str(timeout), str(in_flight), exact_str(rate
     cmsgpack.pack(names), str(m)}
 local secret = cmsgpack.pack(values, secrets)
 local now = clock()
-local stored = redis.call('HMGET', K.push, 'url', 'method', 'ctype', 'timeout_ms',
-    'in_flight_max', 'rate', 'header_names', 'secrets')
+-- The stored target's fields but `updated`, in the order of `fields`.
+local stored = redis.call('HMGET', K.push, unpack(PUSH_FIELDS, 1, PUSH_SET_FIELDS - 1))
 local status = stored[1] and 'unchanged' or 'created'
 if status == 'unchanged' then
     for i = 1, #fields do
@@ -55,10 +55,10 @@ if status == 'unchanged' then
     if redis.call('GET', K.pushsecret) ~= secret then status = 'updated' end
 end
 if status == 'unchanged' then return {status, now} end
-fields[#fields + 1] = str(now)  -- 'updated', the last of PUSH_FIELDS
+fields[PUSH_SET_FIELDS] = str(now)  -- 'updated'
 local hset = {}
-for i, field in ipairs(PUSH_FIELDS) do
-    hset[2 * i - 1], hset[2 * i] = field, fields[i]
+for i = 1, PUSH_SET_FIELDS do
+    hset[2 * i - 1], hset[2 * i] = PUSH_FIELDS[i], fields[i]
 end
 redis.call('HSET', K.push, unpack(hset))
 -- A changed rate starts from a full bucket.

@@ -4,18 +4,18 @@
 -- @include lib/util.lua
 -- @include lib/keys.lua
 
--- The fields of the push hash a reading role gets, in push_get's reply order; header_names is
--- a cmsgpack array. The hash also keeps last_at, last_status and last_error (push_record) and
--- the rate limit's tokens and tokens_at (push_lease).
+-- The fields of the push hash a reading role gets, in push_get's reply order: the target as
+-- push_set writes it (the first PUSH_SET_FIELDS, `updated` last; header_names is a cmsgpack
+-- array), then the last answer push_record keeps. The hash also holds the rate limit's tokens
+-- and tokens_at (push_lease).
 local PUSH_FIELDS = {'url', 'method', 'ctype', 'timeout_ms', 'in_flight_max', 'rate',
-    'header_names', 'secrets', 'updated'}
+    'header_names', 'secrets', 'updated', 'last_at', 'last_status', 'last_error'}
+local PUSH_SET_FIELDS = 9
 
--- The target as push_get answers it: PUSH_FIELDS (header_names unpacked into an array), then
--- last_at (-1 for none), last_status, last_error; nil when the queue has no target.
+-- The target as push_get answers it: PUSH_FIELDS, header_names unpacked into an array, last_at
+-- -1 for none; nil when the queue has no target.
 local function push_public()
-    local v = redis.call('HMGET', K.push, 'url', 'method', 'ctype', 'timeout_ms',
-        'in_flight_max', 'rate', 'header_names', 'secrets', 'updated', 'last_at', 'last_status',
-        'last_error')
+    local v = redis.call('HMGET', K.push, unpack(PUSH_FIELDS))
     if not v[1] then return nil end
     v[7] = cmsgpack.unpack(v[7])
     v[10] = v[10] or '-1'
