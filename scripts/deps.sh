@@ -5,7 +5,7 @@
 # The base list builds what README's install section does too: the man page (help2man) and the
 # .debs (cpack -G DEB reads the binaries' dependencies with dpkg-shlibdeps and file).
 set -euo pipefail
-pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libhowardhinnant-date-dev tzdata libboost-dev help2man dpkg-dev file)
+pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libhowardhinnant-date-dev tzdata libboost-dev libcurl4-openssl-dev help2man dpkg-dev file)
 if [[ "${1:-}" == test ]]; then
     pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh lintian python3 python3-yaml openssl curl nodejs)
     # npm for the OpenAPI lint (tests/openapi); a nodejs from elsewhere (NodeSource) brings its
