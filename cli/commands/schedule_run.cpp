@@ -1,18 +1,17 @@
 // delayq schedule run: a scheduler, sending the occurrences of schedules until a signal.
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <delayq/scheduler.hpp>
 #include <delayq/url.hpp>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "session.hpp"
 #include "signals.hpp"
+#include "ticker.hpp"
 
 namespace delayq::cli {
 namespace {
@@ -27,26 +26,7 @@ struct RunArgs {
 // not and why; quiet while nothing happens.
 class Reporter {
   public:
-    explicit Reporter(const Scheduler& scheduler) : scheduler_(scheduler) {
-        thread_ = std::thread([this] { run(); });
-    }
-    ~Reporter() {
-        {
-            std::lock_guard lock(mutex_);
-            done_ = true;
-        }
-        cv_.notify_all();
-        thread_.join();
-        report();  // what happened since the last tick
-    }
-    Reporter(const Reporter&) = delete;
-    Reporter& operator=(const Reporter&) = delete;
-
-  private:
-    void run() {
-        std::unique_lock lock(mutex_);
-        while (!cv_.wait_for(lock, kReportEvery, [this] { return done_; })) report();
-    }
+    explicit Reporter(const Scheduler& scheduler) : scheduler_(scheduler) {}
 
     void report() {
         const SchedulerStats now = scheduler_.stats();
@@ -75,12 +55,9 @@ class Reporter {
         last_ = now;
     }
 
+  private:
     const Scheduler& scheduler_;
     SchedulerStats last_;
-    std::mutex mutex_;
-    std::condition_variable cv_;
-    bool done_ = false;
-    std::thread thread_;
 };
 
 int run(const RunArgs& a, const Invocation& invocation) {
@@ -112,6 +89,7 @@ int run(const RunArgs& a, const Invocation& invocation) {
                  which.c_str(), masked_url(session.url()).c_str());
     {
         Reporter reporter(scheduler);
+        const Ticker ticker(kReportEvery, [&reporter] { reporter.report(); });
         scheduler.wait();
     }
     std::fprintf(stderr, "delayq schedule run: stopped\n");
