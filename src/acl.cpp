@@ -124,9 +124,10 @@ std::vector<std::vector<std::string>> acl_commands(std::string_view user, AclRol
             out.push_back({"ACL", "SETUSER", name, std::move(grant)});
         }
     }
-    // The registry of queues with schedules, which every queue's schedules share: readers list
-    // it, writers register their queues (docs/design.md, Schedules).
-    out.push_back({"ACL", "SETUSER", name, key_access + std::string(detail::kScheduleRegistryKey)});
+    // The indexes of queues with schedules and with push targets, which every queue shares:
+    // readers list them, writers register their queues (docs/design.md, Schedules).
+    out.push_back({"ACL", "SETUSER", name, key_access + std::string(detail::kScheduleRegistryKey),
+                   key_access + std::string(detail::kPushRegistryKey)});
     return out;
 }
 

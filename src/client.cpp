@@ -13,11 +13,11 @@
 #include "keys.hpp"
 #include "log.hpp"
 #include "queue_core.hpp"
+#include "queue_index.hpp"
 #include "redis/info.hpp"
 #include "redis/key_slot.hpp"
 #include "redis/permission.hpp"
 #include "redis/url_secret.hpp"
-#include "schedule/registry.hpp"
 #include "scripts.hpp"
 #include "validate.hpp"
 #include "waiter/wake_hub.hpp"
@@ -218,7 +218,11 @@ PushTargets Client::push_targets(std::string_view queue) const {
 }
 
 std::vector<std::string> Client::schedule_queues() const {
-    return detail::registered_queues(*core_);
+    return detail::indexed_queues(*core_, detail::QueueIndex::kSchedules);
+}
+
+std::vector<std::string> Client::push_queues() const {
+    return detail::indexed_queues(*core_, detail::QueueIndex::kPushTargets);
 }
 
 std::vector<std::string> Client::queues() const {

@@ -40,6 +40,8 @@ inline constexpr std::size_t kSharedSecretBytes = 32;
 // outside every queue's slot, so writing it is a command of its own after the schedule's script
 // (docs/design.md, Schedules).
 inline constexpr std::string_view kScheduleRegistryKey = "dq:schedules";
+// The same for the queues that have a push target, which pushers read to find theirs.
+inline constexpr std::string_view kPushRegistryKey = "dq:pushtargets";
 
 // The pattern matching the stats hash of every queue, for discovering queues with SCAN.
 inline constexpr std::string_view kStatsPattern = "dq:{*}:stats";

@@ -102,9 +102,10 @@ DeleteResult QueueAdmin::delete_queue(bool force) {
     // costs a scheduler one read per poll until the queue has schedules again.
     try {
         detail::unregister_schedules(*core_);
+        detail::unindex_push_target(*core_);
     } catch (const Error& e) {
-        detail::log().warn("queue {}: deleted, but not unregistered from {}: {}", core_->name(),
-                           detail::kScheduleRegistryKey, e.what());
+        detail::log().warn("queue {}: deleted, but not unlisted from {} or {}: {}", core_->name(),
+                           detail::kScheduleRegistryKey, detail::kPushRegistryKey, e.what());
     }
     return result;
 }

@@ -176,7 +176,7 @@ std::optional<TriggerResult> QueueCore::schedule_trigger(Connection& conn, std::
     return schedule_codec::decode_trigger(call(conn, scripts::kScheduleTrigger, args), name);
 }
 
-PushSetStatus QueueCore::push_set(Connection& conn, const PushTarget& target) {
+push_codec::SetAnswer QueueCore::push_set(Connection& conn, const PushTarget& target) {
     const ScriptArgs args = push_codec::encode_set(target);
     return push_codec::decode_set(call_with_secret(conn, scripts::kPushSet, args));
 }

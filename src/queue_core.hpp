@@ -78,7 +78,7 @@ class QueueCore {
                                           std::span<const std::string> ids, std::size_t limit);
 
     // The push target (src/codec/push.hpp). set, read and remove touch its write-only key.
-    PushSetStatus push_set(Connection& conn, const PushTarget& target);
+    push_codec::SetAnswer push_set(Connection& conn, const PushTarget& target);
     std::optional<PushTargetInfo> push_get(Connection& conn);
     std::optional<PushTargets::ForPusher> push_read(Connection& conn);
     bool push_remove(Connection& conn);

@@ -48,7 +48,9 @@ std::optional<PutResult> put(detail::QueueCore& core, codec::PutMode mode, std::
         // Registered before the write too, so that a user who may not write the registry is
         // refused before anything changes; an unchanged upsert registers again, which heals a
         // registry entry lost with Redis's data.
-        if (tries == 0) detail::register_schedules(core.client(), core.name(), read.now);
+        if (tries == 0)
+            detail::index_queue(core.client(), detail::QueueIndex::kSchedules, core.name(),
+                                read.now);
         if (mode == codec::PutMode::kUpsert && stored && stored->hash == hash) {
             return PutResult{PutStatus::kUnchanged, stored->info.next};
         }
@@ -62,7 +64,8 @@ std::optional<PutResult> put(detail::QueueCore& core, codec::PutMode mode, std::
         if (answer.status == "conflict") continue;
         if (answer.status == "not_found") return std::nullopt;
         if (answer.status != "exists") {
-            detail::register_schedules(core.client(), core.name(), read.now);
+            detail::index_queue(core.client(), detail::QueueIndex::kSchedules, core.name(),
+                                read.now);
         }
         return PutResult{status_of(answer.status), answer.next};
     }

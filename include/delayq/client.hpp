@@ -70,6 +70,9 @@ class Client {
     // Names of the queues that have recurring schedules, sorted: the registry key
     // "dq:schedules", which Schedules::add and upsert write (docs/design.md, Schedules).
     std::vector<std::string> schedule_queues() const;
+    // Names of the queues that have a push target, sorted: the registry key "dq:pushtargets",
+    // which PushTargets::set and remove write; pushers find their queues there.
+    std::vector<std::string> push_queues() const;
 
   private:
     friend class Scheduler;

@@ -100,11 +100,12 @@ ScriptArgs encode_set(const PushTarget& target) {
     return args;
 }
 
-PushSetStatus decode_set(const Reply& reply) {
+SetAnswer decode_set(const Reply& reply) {
     const std::string& status = reply.at(0).as_string();
-    if (status == "created") return PushSetStatus::kCreated;
-    if (status == "updated") return PushSetStatus::kUpdated;
-    if (status == "unchanged") return PushSetStatus::kUnchanged;
+    const TimePoint now = unix_ms(reply.at(1).as_int());
+    if (status == "created") return {PushSetStatus::kCreated, now};
+    if (status == "updated") return {PushSetStatus::kUpdated, now};
+    if (status == "unchanged") return {PushSetStatus::kUnchanged, now};
     throw ServerError("push_set: an unknown status");
 }
 

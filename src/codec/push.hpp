@@ -15,7 +15,11 @@ namespace delayq::detail::push_codec {
 
 // Validates the target first (InvalidArgument); the arguments hold views of it.
 ScriptArgs encode_set(const PushTarget& target);
-PushSetStatus decode_set(const Reply& reply);
+struct SetAnswer {
+    PushSetStatus status = PushSetStatus::kUnchanged;
+    TimePoint now{};  // the Redis clock's, as the script saw it
+};
+SetAnswer decode_set(const Reply& reply);
 
 std::optional<PushTargetInfo> decode_get(const Reply& reply);
 // push_read's reply: the target with its header values and secrets.

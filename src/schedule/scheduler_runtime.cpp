@@ -73,7 +73,7 @@ void SchedulerRuntime::discover(Steady::time_point now) {
     }
     std::vector<std::string> registered;
     try {
-        registered = registered_queues(*client_);
+        registered = indexed_queues(*client_, QueueIndex::kSchedules);
     } catch (const Error& e) {
         report_loop_error(redis_errors_, std::string(kScheduleRegistryKey), "schedule discovery",
                           e);
