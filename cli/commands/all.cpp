@@ -36,6 +36,8 @@ void add_schedule_run(CommandSet& set);
 void add_push(CommandSet& set);
 void add_push_set(CommandSet& set);
 void add_push_get(CommandSet& set);
+void add_push_run(CommandSet& set);
+void add_push_test(CommandSet& set);
 void add_push_remove(CommandSet& set);
 void add_token(CommandSet& set);
 void add_token_new(CommandSet& set);
@@ -87,6 +89,8 @@ void add_all_commands(CommandSet& set) {
     add_push(set);
     add_push_set(set);
     add_push_get(set);
+    add_push_run(set);
+    add_push_test(set);
     add_push_remove(set);
     add_token(set);
     add_token_new(set);

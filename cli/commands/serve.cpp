@@ -19,6 +19,7 @@
 #include "http/limits.hpp"
 #include "http/listen_address.hpp"
 #include "http/origin.hpp"
+#include "push_network.hpp"
 #include "service/service.hpp"
 #include "session.hpp"
 
@@ -45,6 +46,8 @@ struct ServeArgs {
     std::string lease_key_file;
     std::size_t history_max_queues = server::runtime::HistoryRecorderOptions{}.max_queues;
     bool no_schedulers = false;
+    bool no_pushers = false;
+    PushNetworkArgs push_network;
 };
 
 sigset_t serve_signals() {
@@ -127,6 +130,8 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     if (!a.lease_key_file.empty()) config.lease_key_file = a.lease_key_file;
     config.history.max_queues = a.history_max_queues;
     config.schedulers = !a.no_schedulers;
+    config.pushers = !a.no_pushers;
+    a.push_network.apply(config.pusher);
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
             "--listen-tls-cert and --listen-tls-key go together: give both or neither");
@@ -202,7 +207,9 @@ a loopback Host; with one, every request needs a Bearer token of the file
 (delayq token new). With --listen-tls-cert and --listen-tls-key it serves HTTPS.
 SIGHUP re-reads the auth file and the TLS certificate; SIGTERM or SIGINT stops
 gracefully (requests under way are answered first). It claims the occurrences of
-every queue's recurring schedules (delayq schedule) unless --no-schedulers.
+every queue's recurring schedules (delayq schedule) unless --no-schedulers, and
+sends the due messages of every queue with a push target (delayq push) unless
+--no-pushers.
 
 Examples:
   delayq serve
@@ -270,6 +277,10 @@ Examples:
     cmd.add_flag("--no-schedulers", a->no_schedulers,
                  "Claim no occurrences of recurring schedules here (default: those of every "
                  "queue; another process, such as `delayq schedule run`, may claim them)");
+    cmd.add_flag("--no-pushers", a->no_pushers,
+                 "Push no messages to push targets here (default: those of every queue with a "
+                 "target; another process, such as `delayq push run`, may push them)");
+    add_push_network_options(cmd, a->push_network);
 }
 
 }  // namespace delayq::cli

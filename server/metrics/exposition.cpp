@@ -3,6 +3,7 @@
 #include <chrono>
 #include <delayq/version.hpp>
 
+#include "metrics/push_metrics.hpp"
 #include "metrics/text_format.hpp"
 
 namespace delayq::server {
@@ -67,6 +68,7 @@ std::string render_metrics(const Scrape& scrape, const RequestMetrics& requests,
                        std::chrono::duration<double>(lag).count());
         }
     }
+    if (service.pusher) render_push_metrics(out, *service.pusher);
     return out.text();
 }
 

@@ -6,6 +6,7 @@
 
 #include "metrics/request_metrics.hpp"
 #include "metrics/scrape_cache.hpp"
+#include "push/pusher.hpp"
 
 namespace delayq::server {
 
@@ -29,6 +30,8 @@ struct ServiceFigures {
     // Per queue the service's scheduler follows, how late its last claim was; none when the
     // service runs no scheduler (--no-schedulers). Bounded by SchedulerOptions::max_queues.
     std::optional<std::map<std::string, Duration>> scheduler_lag{};
+    // The service's pusher; none when it runs none (--no-pushers).
+    std::optional<push::PusherStats> pusher{};
 };
 
 // The whole text of GET /metrics: build info, Redis reachability and round trip, the service's

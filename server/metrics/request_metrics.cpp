@@ -34,31 +34,6 @@ void RequestMetrics::observe_wait(std::string_view route, std::chrono::nanosecon
     it->second.add(waited);
 }
 
-namespace {
-
-// One histogram series in the text format: cumulative buckets, +Inf, sum and count.
-template <class Series, class Bounds>
-void render_series(TextFormat& out, const std::string& name, std::vector<TextFormat::Label> labels,
-                   const Series& s, const Bounds& bounds) {
-    const std::size_t fixed = labels.size();
-    std::uint64_t cumulative = 0;
-    std::string le;
-    labels.emplace_back("le", "");
-    for (std::size_t i = 0; i < bounds.size(); ++i) {
-        cumulative += s.buckets[i];
-        le = format_value(bounds[i]);
-        labels.back().second = le;
-        out.sample(name + "_bucket", labels, static_cast<double>(cumulative));
-    }
-    labels.back().second = "+Inf";
-    out.sample(name + "_bucket", labels, static_cast<double>(s.count));
-    labels.resize(fixed);
-    out.sample(name + "_sum", labels, s.sum);
-    out.sample(name + "_count", labels, static_cast<double>(s.count));
-}
-
-}  // namespace
-
 void RequestMetrics::render(TextFormat& out) const {
     const std::string name = "delayq_http_request_duration_seconds";
     out.family(name, "histogram",
@@ -68,12 +43,13 @@ void RequestMetrics::render(TextFormat& out) const {
     for (const auto& [key, s] : series_) {
         const auto& [method, route, status] = key;
         const std::string code = std::to_string(status);
-        render_series(out, name, {{"method", method}, {"route", route}, {"status", code}}, s,
-                      kBounds);
+        render_histogram(out, name, {{"method", method}, {"route", route}, {"status", code}}, s,
+                         kBounds);
     }
     const std::string waits = "delayq_http_long_poll_wait_seconds";
     out.family(waits, "histogram", "How long long-polls waited for messages, by route.");
-    for (const auto& [route, s] : waits_) render_series(out, waits, {{"route", route}}, s, kBounds);
+    for (const auto& [route, s] : waits_)
+        render_histogram(out, waits, {{"route", route}}, s, kBounds);
 }
 
 }  // namespace delayq::server

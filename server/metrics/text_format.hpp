@@ -1,10 +1,12 @@
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace delayq::server {
 
@@ -30,5 +32,28 @@ class TextFormat {
 std::string escape_label_value(std::string_view value);
 // A number as the format reads it: integers without a fraction, +Inf, shortest round trip.
 std::string format_value(double value);
+
+// One histogram series: cumulative buckets, +Inf, sum and count. `series` has buckets (counts
+// per bound, not cumulative), count and sum; `bounds` the buckets' upper bounds.
+template <class Series, class Bounds>
+void render_histogram(TextFormat& out, const std::string& name,
+                      std::vector<TextFormat::Label> labels, const Series& series,
+                      const Bounds& bounds) {
+    const std::size_t fixed = labels.size();
+    std::uint64_t cumulative = 0;
+    std::string le;
+    labels.emplace_back("le", "");
+    for (std::size_t i = 0; i < bounds.size(); ++i) {
+        cumulative += series.buckets[i];
+        le = format_value(bounds[i]);
+        labels.back().second = le;
+        out.sample(name + "_bucket", labels, static_cast<double>(cumulative));
+    }
+    labels.back().second = "+Inf";
+    out.sample(name + "_bucket", labels, static_cast<double>(series.count));
+    labels.resize(fixed);
+    out.sample(name + "_sum", labels, series.sum);
+    out.sample(name + "_count", labels, static_cast<double>(series.count));
+}
 
 }  // namespace delayq::server

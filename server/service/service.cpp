@@ -109,6 +109,8 @@ Service::Service(ServiceConfig config)
                {}} {
     // Every queue with schedules, found in their registry: the routes' changes need no restart.
     if (config_.schedulers) scheduler_ = std::make_unique<Scheduler>(client_);
+    // Likewise every queue with a push target, found in their index.
+    if (config_.pushers) pusher_ = std::make_unique<push::Pusher>(client_, config_.pusher);
     http::Router router;
     routes::add_all_routes(router, context_);
     server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
@@ -135,7 +137,8 @@ ServiceFigures Service::figures() const {
             .long_poll_queues = polls.queues,
             .long_poll_fetches = polls.fetches,
             .long_polls_refused = polls.refused,
-            .scheduler_lag = scheduler_ ? std::optional(scheduler_->stats().lag) : std::nullopt};
+            .scheduler_lag = scheduler_ ? std::optional(scheduler_->stats().lag) : std::nullopt,
+            .pusher = pusher_ ? std::optional(pusher_->stats()) : std::nullopt};
 }
 
 Service::~Service() { stop(); }
@@ -143,6 +146,7 @@ Service::~Service() { stop(); }
 // The parts before the server, so that what it serves runs when it answers its first request.
 void Service::start() {
     if (scheduler_) scheduler_->start();
+    if (pusher_) pusher_->start();
     server_->start();
 }
 
@@ -152,13 +156,16 @@ void Service::stop() {
     // 2. Waiting long-polls are answered (empty), so that the server's drain need not wait out
     //    their `wait`; their fetches under way finish on the pool, which stops last. The
     //    scheduler claims nothing more: its call under way ends while the requests are answered.
+    //    The pusher leases nothing more; its requests in flight end meanwhile, and are settled.
     long_polls_.stop();
     if (scheduler_) scheduler_->stop();
+    if (pusher_) pusher_->stop();
     // 3. The requests under way are answered, and the connections closed.
     server_->stop();
-    // 4. What the routes share goes, the pool last. The scheduler stays, stopped, for its
-    //    figures.
+    // 4. What the routes share goes, the pool last. The scheduler and the pusher stay, stopped,
+    //    for their figures.
     if (scheduler_) scheduler_->wait();
+    if (pusher_) pusher_->wait();
     queues_.clear();
     history_recorder_.stop();
     pool_.stop();

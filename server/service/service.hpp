@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "http/server.hpp"
+#include "push/pusher.hpp"
 #include "routes/auth_gate.hpp"
 #include "routes/route_context.hpp"
 #include "runtime/worker_pool.hpp"
@@ -48,6 +49,11 @@ struct ServiceConfig {
     // --no-schedulers: another process, such as `delayq schedule run`, claims them). Any number
     // may run on one Redis; each occurrence is sent once.
     bool schedulers = true;
+    // A Pusher that sends the due messages of every queue with a push target (off with
+    // --no-pushers); its network rules and CA file (--push-deny-private, --push-allow,
+    // --push-ca-file). Any number may run on one Redis; they share each queue's limits.
+    bool pushers = true;
+    push::PusherOptions pusher{};
 };
 
 // `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.
@@ -62,8 +68,8 @@ class Service {
     Service& operator=(const Service&) = delete;
 
     void start();
-    // Graceful: stops accepting and claiming schedules, answers the requests under way, then
-    // ends the workers.
+    // Graceful: stops accepting, claiming schedules and pushing, answers the requests under
+    // way, lets the pushes under way end, then ends the workers.
     void stop();
     // Re-reads the auth file (SIGHUP); on an error the old tokens stay and AuthFileError says why.
     void reload_auth() { auth_.reload(); }
@@ -100,6 +106,7 @@ class Service {
     auth::LeaseKey lease_key_;
     routes::RouteContext context_;
     std::unique_ptr<Scheduler> scheduler_;  // null with schedulers off
+    std::unique_ptr<push::Pusher> pusher_;  // null with pushers off
     std::unique_ptr<http::HttpServer> server_;
 };
 
