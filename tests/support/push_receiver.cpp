@@ -25,7 +25,7 @@ namespace http = beast::http;
 using Tcp = asio::ip::tcp;
 using Request = http::request<http::string_body>;
 
-constexpr std::uint64_t kMaxBody = 1024 * 1024;
+constexpr std::uint64_t kMaxBody = std::uint64_t{1024} * 1024;
 
 // Unix milliseconds from a header value; nullopt unless the whole value is a number.
 std::optional<std::int64_t> unix_ms(std::string_view text) {

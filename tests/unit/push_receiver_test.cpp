@@ -168,10 +168,12 @@ TEST(PushReceiver, CountsEachBodyOnceAcrossThreads) {
     constexpr int kClients = 8;
     std::vector<int> statuses(kClients);
     std::vector<std::thread> clients;
+    clients.reserve(kClients);
     for (int i = 0; i < kClients; ++i) {
         clients.emplace_back([&, i] {
             Client client(receiver);
-            statuses[static_cast<std::size_t>(i)] = client.post("fail-once:shared").result_int();
+            statuses[static_cast<std::size_t>(i)] =
+                static_cast<int>(client.post("fail-once:shared").result_int());
         });
     }
     for (auto& client : clients) client.join();
@@ -210,7 +212,7 @@ TEST(PushReceiver, BodyOverOneMebibyteIsRefused) {
     client.send_raw("POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: 1048577\r\n\r\n");
     EXPECT_EQ(client.receive().result_int(), 413);
     Client fits(receiver);
-    EXPECT_EQ(fits.post(std::string(1024 * 1024, 'x')).result_int(), 200);
+    EXPECT_EQ(fits.post(std::string(std::size_t{1024} * 1024, 'x')).result_int(), 200);
 }
 
 TEST(PushReceiver, AnswersExpectContinueBeforeTheBody) {
