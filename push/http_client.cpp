@@ -39,7 +39,7 @@ struct Transfer {
     HttpAnswer answer;
     const PushNetwork* network = nullptr;
     bool opened = false;  // a socket was opened: a failure is the connection's, not the network's
-    std::string refusal;  // why the last address was refused
+    std::string refusal;  // why each refused address was, "; " between them
 };
 
 }  // namespace transfer
@@ -99,7 +99,12 @@ curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* a
         }
     }
     if (refusal) {
-        t->refusal = (text ? *text + ": " : std::string()) + *refusal;
+        // push_address_refusal names the address itself.
+        const std::string why =
+            text && refusal->find(*text) == std::string::npos ? *text + ": " + *refusal : *refusal;
+        if (t->refusal.find(why) == std::string::npos) {
+            t->refusal += (t->refusal.empty() ? "" : "; ") + why;
+        }
         return CURL_SOCKET_BAD;
     }
     t->opened = true;
