@@ -2,10 +2,13 @@
 // written, never shown.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <delayq/delayq.hpp>
 #include <fstream>
 
 #include "cli/cli_fixture.hpp"
+#include "push/signature.hpp"
+#include "support/push_receiver.hpp"
 
 namespace delayq::test {
 namespace {
@@ -103,6 +106,64 @@ TEST_F(PushCliTest, BadInputExitsTwoAndWritesNothing) {
         EXPECT_EQ(r.err.find("whsec_short"), std::string::npos) << r.err;
     }
     EXPECT_EQ(fingerprint(), before);
+}
+
+TEST_F(PushCliTest, TestSendsOneSignedRequestAndSaysWhatAPusherWouldDo) {
+    PushReceiver receiver(PushReceiver::scripted());
+    const std::string secret = file_with("wh.key", kSecret);
+    ASSERT_EQ(cli({"push", "set", "q", "--url", receiver.url(), "--secret-file", secret, "--header",
+                   "X-Team: billing"})
+                  .exit_code,
+              0);
+    const std::string before = fingerprint();
+    CliResult r = cli({"push", "test", "q", "--payload", "ok"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(": 200 in "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a pusher would deliver it (ack)"), std::string::npos) << r.out;
+    ASSERT_EQ(receiver.count(), 1U);
+    const ReceivedRequest got = receiver.requests().front();
+    EXPECT_EQ(got.body, "ok");
+    EXPECT_EQ(got.header("X-Team"), "billing");
+    EXPECT_EQ(got.header("Delayq-Message-Id").rfind("test-", 0), 0U);
+    EXPECT_EQ(got.header("webhook-signature"),
+              push::WebhookSigner({kSecret}).sign(
+                  got.header("webhook-id"), std::stoll(got.header("webhook-timestamp")), got.body));
+
+    r = cli({"push", "test", "q", "--payload", "bad"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find(": 400 in "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("no such order"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a pusher would dead-letter it"), std::string::npos) << r.out;
+    // A test sends; it writes nothing to Redis.
+    EXPECT_EQ(fingerprint(), before);
+
+    EXPECT_EQ(cli({"push", "test", "none"}).exit_code, 1);
+}
+
+TEST_F(PushCliTest, RunPushesUntilStoppedAndRefusesBadNetworkOptions) {
+    PushReceiver receiver;
+    ASSERT_EQ(cli({"push", "set", "q", "--url", receiver.url()}).exit_code, 0);
+    send("q", "hello");
+    auto run = start({"push", "run", "q"});
+    ASSERT_TRUE(
+        receiver.wait_for([](const auto& r) { return !r.empty(); }, std::chrono::seconds(60)));
+    EXPECT_EQ(receiver.requests().front().body, "hello");
+    ASSERT_TRUE(run->await_output([](const std::string&, const std::string& err) {
+        return err.find("delivered 1") != std::string::npos;
+    }));
+    run->signal(SIGTERM);
+    const CliResult done = run->wait();
+    EXPECT_EQ(done.exit_code, 0) << done.err;
+    EXPECT_NE(done.err.find("delayq push run: stopped"), std::string::npos) << done.err;
+
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"push", "run", "--push-allow", "not-an-address"},
+          {"push", "run", "--push-ca-file", "/nonexistent/ca.pem"},
+          {"push", "run", "--max-in-flight", "0"},
+          {"push", "run", "bad{name}"}}) {
+        const CliResult r = cli(args);
+        EXPECT_EQ(r.exit_code, 2) << args[2] << ": " << r.err;
+    }
 }
 
 }  // namespace
