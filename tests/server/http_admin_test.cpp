@@ -6,6 +6,7 @@
 #include "promtool.hpp"
 #include "server/support/service_fixture.hpp"
 #include "support/fixture.hpp"
+#include "support/push_receiver.hpp"
 
 namespace delayq::test {
 namespace {
@@ -177,6 +178,29 @@ TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
             R"(delayq_http_request_duration_seconds_count{method="GET",route="/v1/queues/{queue}",status="200"} 1)"),
         std::string::npos)
         << r.body;
+}
+
+// The service runs a pusher: a message sent over HTTP to a queue with a target is pushed, and
+// /metrics counts it.
+TEST_F(HttpAdminTest, TheServicePushesAndItsMetricsPassPromtool) {
+    PushReceiver receiver;
+    PushTarget target;
+    target.url = receiver.url();
+    client().push_targets("hooks").set(target);
+    ASSERT_EQ(http().post("/v1/queues/hooks/messages", {{"payload", "ring"}}).status, 201u);
+    ASSERT_TRUE(receiver.wait_for([](const auto& r) { return !r.empty(); }, kEventDeadline));
+    EXPECT_EQ(receiver.requests().front().body, "ring");
+    const std::string acked = R"(delayq_push_requests_total{queue="hooks",outcome="acked"} 1)";
+    std::string body;
+    ASSERT_TRUE(eventually([&] {
+        body = http().get("/metrics").body;
+        return body.find(acked) != std::string::npos;
+    })) << body;
+    EXPECT_NE(body.find(R"(delayq_push_latency_seconds_count{queue="hooks"} 1)"), std::string::npos)
+        << body;
+    EXPECT_NE(body.find(R"(delayq_push_in_flight{queue="hooks"} 0)"), std::string::npos) << body;
+    const auto [status, said] = promtool_check_metrics(body);
+    EXPECT_EQ(status, 0) << said << "\n" << body;
 }
 
 TEST_F(HttpAdminTest, ALongPollsWaitIsCountedApartFromTheServicesTime) {
