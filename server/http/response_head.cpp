@@ -26,9 +26,11 @@ std::string response_head(const HttpResponse& response, bool keep_alive) {
     out.push_back(' ');
     out.append(boost::beast::http::obsolete_reason(status));
     out.append("\r\n");
-    append_field(out, "Content-Type", response.content_type);
+    // A 204 has no content to type, and RFC 9110 (8.6) forbids its Content-Length.
+    const bool content = response.status != 204;
+    if (content) append_field(out, "Content-Type", response.content_type);
     for (const auto& [name, value] : response.headers) append_field(out, name, value);
-    append_field(out, "Content-Length", std::to_string(response.body.size()));
+    if (content) append_field(out, "Content-Length", std::to_string(response.body.size()));
     if (!keep_alive) append_field(out, "Connection", "close");
     out.append("\r\n");
     return out;

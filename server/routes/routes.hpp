@@ -21,6 +21,8 @@ void add_admin_routes(http::Router& router, RouteContext& context);
 // GET|POST /v1/queues/{queue}/schedules, GET|PUT|DELETE .../schedules/{name},
 // POST .../{name}/trigger, .../pause, .../resume, GET .../{name}/next
 void add_schedule_routes(http::Router& router, RouteContext& context);
+// GET|PUT|DELETE /v1/queues/{queue}/push-target
+void add_push_routes(http::Router& router, RouteContext& context);
 // GET /metrics
 void add_metrics_routes(http::Router& router, RouteContext& context);
 // GET /v1/openapi.yaml
