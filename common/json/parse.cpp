@@ -42,8 +42,14 @@ class BoundedDom {
 
     bool parse_error(std::size_t /*position*/, const std::string& /*token*/,
                      const Json::exception& e) {
-        // Not only parse errors: a number too large for a double (1e999) is out_of_range.
-        throw InvalidArgument(std::string("invalid JSON: ") + e.what());
+        // Not only parse errors: a number too large for a double (1e999) is out_of_range. The
+        // parser's text ends with the token it stopped at ("; last read: '...'"), which may be
+        // part of a payload, a secret or a header value: the error keeps where and why, and
+        // drops that, since errors are answered and logged.
+        std::string what = e.what();
+        const std::size_t quoted = what.find("; last read:");
+        if (quoted != std::string::npos) what.erase(quoted);
+        throw InvalidArgument("invalid JSON: " + what);
     }
 
   private:

@@ -140,6 +140,17 @@ TEST(JsonParseTest, WhatIsNotJsonOrHasAKeyTwiceIsRefused) {
     EXPECT_NE(json_refusal(R"([{"a": 1, "a": 1}])").find("key twice"), std::string::npos);
     for (const char* bad : {"", "{", "[1,]", R"({"a" 1})", "1 2", "1e999", "nul", "\"\\x\""}) {
         EXPECT_NE(json_refusal(bad).find("invalid JSON"), std::string::npos) << bad;
+    }  // The refusal says where and why, never the text it stopped at: it may be part of a
+    // payload or a credential, and refusals are answered and logged.
+    for (const char* bad : {R"({"secret": "whsec_abc)",
+                            R"({"h": "Bearer tok-1)"
+                            "\x01\"}",
+                            R"({"payload": tok-2})"}) {
+        const std::string said = json_refusal(bad);
+        EXPECT_NE(said.find("invalid JSON"), std::string::npos) << said;
+        for (const char* quoted : {"whsec_abc", "tok-1", "tok-2", "last read"}) {
+            EXPECT_EQ(said.find(quoted), std::string::npos) << said;
+        }
     }
 }
 
