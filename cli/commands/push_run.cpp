@@ -2,22 +2,17 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <delayq/url.hpp>
 #include <memory>
-#include <mutex>
 
+#include "background_run.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "push/pusher.hpp"
 #include "push_network.hpp"
 #include "session.hpp"
-#include "signals.hpp"
-#include "ticker.hpp"
 
 namespace delayq::cli {
 namespace {
-
-constexpr auto kReportEvery = std::chrono::seconds(1);
 
 struct RunArgs {
     std::vector<std::string> queues;
@@ -89,36 +84,12 @@ int run(const RunArgs& a, const Invocation& invocation) {
     a.network.apply(options);
     // Checks the options and queue names (exit 2) and contacts nothing yet.
     push::Pusher pusher(session.client(), options);
-    std::mutex mutex;
-    bool stopping = false;
-    // Before any thread of the pusher's or the client's: they must not take the signals.
-    SignalWatcher signals([&](int) {
-        std::fprintf(stderr, "delayq push run: stopping (again to exit at once)\n");
-        std::lock_guard lock(mutex);
-        stopping = true;
-        pusher.stop();
-    });
-    session.connect();
-    {
-        // A signal before this stops nothing yet: start() must not begin after it.
-        std::lock_guard lock(mutex);
-        if (stopping) return kExitOk;
-        pusher.start();
-    }
-    std::string which = "every queue with a push target";
-    if (!a.queues.empty()) {
-        which = "queue(s)";
-        for (const std::string& queue : a.queues) which += " " + queue;
-    }
-    std::fprintf(stderr, "delayq push run: pushing the due messages of %s, Redis %s\n",
-                 which.c_str(), masked_url(session.url()).c_str());
-    {
-        Reporter reporter(pusher);
-        const Ticker ticker(kReportEvery, [&reporter] { reporter.report(); });
-        pusher.wait();
-    }
-    std::fprintf(stderr, "delayq push run: stopped\n");
-    return kExitOk;
+    Reporter reporter(pusher);
+    return run_until_signal(
+        session, "delayq push run",
+        "pushing the due messages of " + queues_text(a.queues, "every queue with a push target"),
+        {[&] { pusher.start(); }, [&] { pusher.stop(); }, [&] { pusher.wait(); },
+         [&] { reporter.report(); }});
 }
 
 }  // namespace

@@ -3,20 +3,15 @@
 #include <chrono>
 #include <cstdio>
 #include <delayq/scheduler.hpp>
-#include <delayq/url.hpp>
 #include <memory>
-#include <mutex>
 
+#include "background_run.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "session.hpp"
-#include "signals.hpp"
-#include "ticker.hpp"
 
 namespace delayq::cli {
 namespace {
-
-constexpr auto kReportEvery = std::chrono::seconds(1);
 
 struct RunArgs {
     std::vector<std::string> queues;
@@ -64,36 +59,12 @@ int run(const RunArgs& a, const Invocation& invocation) {
     Session session(invocation);
     // Checks the queue names (exit 2) and contacts nothing yet.
     Scheduler scheduler(session.client(), SchedulerOptions{.queues = a.queues});
-    std::mutex mutex;
-    bool stopping = false;
-    // Before any thread of the scheduler's or the client's: they must not take the signals.
-    SignalWatcher signals([&](int) {
-        std::fprintf(stderr, "delayq schedule run: stopping (again to exit at once)\n");
-        std::lock_guard lock(mutex);
-        stopping = true;
-        scheduler.stop();
-    });
-    session.connect();
-    {
-        // A signal before this stops nothing yet: start() must not begin after it.
-        std::lock_guard lock(mutex);
-        if (stopping) return kExitOk;
-        scheduler.start();
-    }
-    std::string which = "every queue with schedules";
-    if (!a.queues.empty()) {
-        which = "queue(s)";
-        for (const std::string& queue : a.queues) which += " " + queue;
-    }
-    std::fprintf(stderr, "delayq schedule run: sending the occurrences of %s, Redis %s\n",
-                 which.c_str(), masked_url(session.url()).c_str());
-    {
-        Reporter reporter(scheduler);
-        const Ticker ticker(kReportEvery, [&reporter] { reporter.report(); });
-        scheduler.wait();
-    }
-    std::fprintf(stderr, "delayq schedule run: stopped\n");
-    return kExitOk;
+    Reporter reporter(scheduler);
+    return run_until_signal(
+        session, "delayq schedule run",
+        "sending the occurrences of " + queues_text(a.queues, "every queue with schedules"),
+        {[&] { scheduler.start(); }, [&] { scheduler.stop(); }, [&] { scheduler.wait(); },
+         [&] { reporter.report(); }});
 }
 
 }  // namespace
