@@ -4,24 +4,13 @@
 # code and of tests/server/openapi_check.py. Then shows that the lint is strict: a document with
 # a stray key in a schema (issue 29's `description: true pauses, false resumes`) must fail.
 # usage: lint_test.sh WORK_DIR DOCUMENT
-# WORK_DIR (in the build tree) holds node_modules and npm's cache: `npm ci` runs only when the
-# lock file changed since the last install there, so a warm run costs the lint alone.
+# WORK_DIR (in the build tree) holds node_modules and npm's cache (tests/support/npm_install.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$1
 doc=$2
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    echo "FAIL: the OpenAPI lint needs node and npm (bash scripts/deps.sh test installs them)"
-    exit 1
-fi
-mkdir -p "$work"
-if [[ ! -d $work/node_modules ]] || ! cmp -s "$here/package-lock.json" "$work/installed.lock"; then
-    rm -f "$work/installed.lock"
-    cp "$here/package.json" "$here/package-lock.json" "$work/"
-    (cd "$work" && npm ci --cache "$work/npm-cache" --prefer-offline --ignore-scripts \
-        --no-audit --no-fund --loglevel=error)
-    cp "$here/package-lock.json" "$work/installed.lock"
-fi
+source "$here/../support/npm_install.sh"
+npm_install "$here" "$work" "the OpenAPI lint"
 # Node finds the package from the script's own directory.
 cp "$here/lint.mjs" "$work/lint.mjs"
 
