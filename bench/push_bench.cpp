@@ -63,8 +63,8 @@ bool queue_empty(const Client& client, const std::string& queue) {
     return s.scheduled == 0 && s.ready == 0 && s.in_flight == 0;
 }
 
-void set_target(const Client& client, const std::string& queue,
-                const test::PushReceiver& receiver, std::size_t max_in_flight) {
+void set_target(const Client& client, const std::string& queue, const test::PushReceiver& receiver,
+                std::size_t max_in_flight) {
     PushTarget target;
     target.url = receiver.url();
     target.max_in_flight = max_in_flight;
@@ -84,8 +84,8 @@ Json throughput(const test::RedisServer& redis, const Args& a, int run) {
     const double redis_before = redis_cpu_s(redis);
     const double self_before = process_cpu_s();
     const auto start = Steady::now();
-    push::Pusher pusher(client, push::PusherOptions{.queues = {queue},
-                                                    .max_in_flight = a.max_in_flight});
+    push::Pusher pusher(client,
+                        push::PusherOptions{.queues = {queue}, .max_in_flight = a.max_in_flight});
     pusher.start();
     while (!(receiver.count() >= a.n && queue_empty(client, queue))) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -128,8 +128,8 @@ Json lateness(const test::RedisServer& redis, const Args& a, int run) {
     const auto end = start + std::chrono::seconds(a.duration_s);
     std::size_t sent = 0;
     for (auto now = start; now < end; now = Steady::now()) {
-        const auto owed = static_cast<std::size_t>(
-            a.rate * std::chrono::duration<double>(now - start).count());
+        const auto owed =
+            static_cast<std::size_t>(a.rate * std::chrono::duration<double>(now - start).count());
         for (; sent < owed; ++sent) q.send("tick", SendOptions{.delay = std::chrono::seconds(1)});
         std::this_thread::sleep_until(now + std::chrono::milliseconds(1));
     }
@@ -139,7 +139,8 @@ Json lateness(const test::RedisServer& redis, const Args& a, int run) {
     pusher.stop();
     pusher.wait();
     const std::vector<std::int64_t> late = receiver.lateness_us();
-    const auto early = std::count_if(late.begin(), late.end(), [](std::int64_t v) { return v < 0; });
+    const auto early =
+        std::count_if(late.begin(), late.end(), [](std::int64_t v) { return v < 0; });
     return Json{{"mode", "push_lateness"},
                 {"rate", a.rate},
                 {"duration_s", a.duration_s},
