@@ -115,10 +115,11 @@ TEST_F(SendTurnsTest, OneBusyQueueDoesNotStarveAnother) {
     ASSERT_TRUE(eventually([&] { return answered.load() == kBusy + 1; }));
     EXPECT_EQ(failed.load(), 0);
     // Served one after the other, "other" would have been answered last (as kBusy). In turns,
-    // it goes after at most the one or two calls the busy queue had started and one more
-    // (up to 1000 messages each).
+    // it goes after at most the one or two calls the busy queue had started and one more (up
+    // to kMaxBatch messages each, and the first may be partial: 514 + 1000 + 1000 was seen).
+    static_assert(3 * kMaxBatch < kBusy);
     EXPECT_GE(other_answered_as.load(), 0);
-    EXPECT_LE(other_answered_as.load(), kBusy / 2);
+    EXPECT_LE(other_answered_as.load(), static_cast<int>(3 * kMaxBatch));
 }
 
 }  // namespace
