@@ -141,7 +141,7 @@ void ClientCore::check_server(Connection& conn, const Endpoint& endpoint) {
                                  "; delayq needs Redis 7.0 or later (script flags, SPUBLISH)");
     }
     std::string policy = info_field(text, "maxmemory_policy");
-    if (!policy.empty() && policy != "noeviction") {
+    if (evicting_policy(policy)) {
         std::string text_msg =
             "Redis at " + endpoint.describe() + " has maxmemory-policy " + policy +
             ": when memory runs out it may evict queue keys, and an evicted key is a lost "

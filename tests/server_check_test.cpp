@@ -45,6 +45,29 @@ TEST_F(EvictingServerTest, WarnsButWorksByDefault) {
     EXPECT_EQ(server().zcard(queue_key("q", "pending")), 1);
 }
 
+// What an operator's panel shows: the node's own figures, and whether its policy can evict.
+TEST_F(EvictingServerTest, RedisInfoSaysItEvicts) {
+    const std::vector<RedisNodeInfo> nodes = client().redis_info();
+    ASSERT_EQ(nodes.size(), 1u);
+    EXPECT_EQ(nodes[0].address, "127.0.0.1:" + std::to_string(server().port()));
+    EXPECT_EQ(nodes[0].maxmemory, 100u * 1024 * 1024);
+    EXPECT_EQ(nodes[0].maxmemory_policy, "allkeys-lru");
+    EXPECT_TRUE(nodes[0].evicts);
+    EXPECT_GT(nodes[0].used_memory, 0u);
+    EXPECT_GE(nodes[0].connected_clients, 1u);
+    EXPECT_NE(server().command({"INFO", "server"}).str.find("redis_version:" + nodes[0].version),
+              std::string::npos);
+}
+
+TEST_F(ConnectionTest, RedisInfoOfANonEvictingServer) {
+    const std::vector<RedisNodeInfo> nodes = client().redis_info();
+    ASSERT_EQ(nodes.size(), 1u);
+    EXPECT_EQ(nodes[0].maxmemory, 0u);
+    EXPECT_EQ(nodes[0].maxmemory_policy, "noeviction");
+    EXPECT_FALSE(nodes[0].evicts);
+    EXPECT_FALSE(nodes[0].version.empty());
+}
+
 TEST_F(EvictingServerTest, StrictClientRefusesIt) {
     Client c(server().url(), ClientOptions{.refuse_evicting_server = true});
     EXPECT_THROW(c.ping(), ConfigurationError);

@@ -65,6 +65,10 @@ class Client {
     // The function library on the server, for operators: load ahead, status, prune.
     FunctionAdmin functions() const;
 
+    // Version, memory, eviction policy and clients of each primary: one for a standalone
+    // server, every primary of a cluster; one INFO each. Throws as any call does.
+    std::vector<RedisNodeInfo> redis_info() const;
+
     // Names of the queues that have ever been sent to (found with SCAN, sorted).
     std::vector<std::string> queues() const;
     // Names of the queues that have recurring schedules, sorted: the registry key

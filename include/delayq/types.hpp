@@ -111,6 +111,19 @@ struct QueueStats {
     LatenessHistogram lateness;
 };
 
+// What a Redis primary says of itself (Client::redis_info), for operators.
+struct RedisNodeInfo {
+    std::string address;  // host:port, as the client reaches it
+    std::string version;
+    std::uint64_t used_memory = 0;
+    std::uint64_t maxmemory = 0;  // 0: no limit
+    std::string maxmemory_policy;
+    // The policy may evict keys when memory runs out (anything but noeviction): an evicted key
+    // is a lost message.
+    bool evicts = false;
+    std::uint64_t connected_clients = 0;
+};
+
 // What falls due when (QueueAdmin::timeline).
 struct Timeline {
     TimePoint now;  // Redis time of the count

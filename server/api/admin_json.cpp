@@ -128,6 +128,21 @@ Json timeline_json(const std::string& queue, const Timeline& timeline) {
             {"ready", timeline.ready}, {"buckets", buckets}, {"later", timeline.later}};
 }
 
+Json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes) {
+    Json list = Json::array();
+    for (const RedisNodeInfo& n : nodes) {
+        list.push_back({{"address", n.address},
+                        {"version", n.version},
+                        {"used_memory", n.used_memory},
+                        {"maxmemory", n.maxmemory},
+                        {"maxmemory_policy", n.maxmemory_policy},
+                        {"evicts", n.evicts},
+                        {"connected_clients", n.connected_clients}});
+    }
+    return {{"engine", {{"mode", std::string(to_string(engine.mode))}, {"reason", engine.reason}}},
+            {"nodes", std::move(list)}};
+}
+
 Json message_page_json(const MessagePage& page) {
     Json list = Json::array();
     for (const auto& m : page.messages) list.push_back(message_info_json(m));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <delayq/options.hpp>
 #include <delayq/queue_admin.hpp>
 #include <delayq/types.hpp>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,10 @@ TimelineQuery parse_timeline_query(const QueryParams& params);
 // {"queue", "now_ms", "bucket_ms", "ready", "buckets": [{"from_ms", "to_ms", "count"}...],
 // "later"}
 nlohmann::json timeline_json(const std::string& queue, const Timeline& timeline);
+
+// GET /v1/redis: {"engine": {"mode", "reason"}, "nodes": [{"address", "version",
+// "used_memory", "maxmemory", "maxmemory_policy", "evicts", "connected_clients"}...]}
+nlohmann::json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes);
 
 // POST .../dead/requeue and .../dead/purge: {"ids": [1 to kMaxBatch ids]} or {"all": true}.
 DeadLetterSelector parse_dead_selector(const nlohmann::json& body);

@@ -19,6 +19,7 @@ constexpr std::string_view kRequeue = "/v1/queues/{queue}/dead/requeue";
 constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
 constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
 constexpr std::string_view kTimeline = "/v1/queues/{queue}/timeline";
+constexpr std::string_view kRedis = "/v1/redis";
 
 // The queues the caller's token covers (all of them without an auth file).
 http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
@@ -49,6 +50,12 @@ http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
     return json_answer(
         200, timeline_json(r.param("queue"),
                            ctx.client.admin(r.param("queue")).timeline(q.bucket, q.buckets)));
+}
+
+// For the operators' Redis panel: whether it can evict, how full it is, which engine runs.
+http::HttpResponse redis(RouteContext& ctx, const http::HttpRequest& /*r*/) {
+    const std::vector<RedisNodeInfo> nodes = ctx.client.redis_info();
+    return json_answer(200, redis_json(ctx.client.engine(), nodes));
 }
 
 http::HttpResponse requeue(RouteContext& ctx, const http::HttpRequest& r) {
@@ -117,6 +124,8 @@ void add_admin_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::delete_, kQueue, admin, bind(delete_queue));
     add_blocking_route(router, context, http::Verb::get, kHistory, read, bind(history));
     add_blocking_route(router, context, http::Verb::get, kTimeline, read, bind(timeline));
+    add_blocking_route(router, context, http::Verb::get, kRedis, Access::any(Scope::kRead),
+                       bind(redis));
 }
 
 }  // namespace delayq::server::routes

@@ -2,6 +2,8 @@
 
 namespace delayq::detail {
 
+bool evicting_policy(std::string_view policy) { return !policy.empty() && policy != "noeviction"; }
+
 std::string info_field(std::string_view info, std::string_view field) {
     std::size_t start = 0;
     while (start < info.size()) {

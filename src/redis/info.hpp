@@ -10,4 +10,8 @@ namespace delayq::detail {
 // through this one parser.
 std::string info_field(std::string_view info, std::string_view field);
 
+// Whether a maxmemory-policy may evict a queue's keys when memory runs out: anything but
+// noeviction (an empty one, an INFO without the field, is not known to).
+bool evicting_policy(std::string_view policy);
+
 }  // namespace delayq::detail

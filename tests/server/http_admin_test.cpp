@@ -206,6 +206,19 @@ TEST_F(HttpAdminTest, TheTimelineCountsWhatFallsDueByBucket) {
     }
 }
 
+TEST_F(HttpAdminTest, TheRedisPanelShowsEachPrimaryAndTheEngine) {
+    const HttpResult r = http().get("/v1/redis");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    const json body = r.json();
+    EXPECT_TRUE(body["engine"]["mode"] == "functions" || body["engine"]["mode"] == "scripts")
+        << r.body;
+    ASSERT_EQ(body["nodes"].size(), 1u);
+    EXPECT_EQ(body["nodes"][0]["address"], "127.0.0.1:" + std::to_string(redis().port()));
+    EXPECT_EQ(body["nodes"][0]["maxmemory_policy"], "noeviction");
+    EXPECT_EQ(body["nodes"][0]["evicts"], false);
+    EXPECT_GT(body["nodes"][0]["used_memory"].get<std::uint64_t>(), 0u);
+}
+
 // Without an auth file every request may do everything, and GET /v1/token says so.
 TEST_F(HttpAdminTest, WithoutAnAuthFileTheTokenRouteGrantsEverything) {
     const HttpResult r = http().get("/v1/token");
