@@ -18,6 +18,7 @@ void add_dead_requeue(CommandSet& set);
 void add_dead_purge(CommandSet& set);
 void add_queue(CommandSet& set);
 void add_queue_info(CommandSet& set);
+void add_queue_timeline(CommandSet& set);
 void add_queue_set(CommandSet& set);
 void add_queue_pause(CommandSet& set);
 void add_queue_resume(CommandSet& set);
@@ -71,6 +72,7 @@ void add_all_commands(CommandSet& set) {
     add_dead_purge(set);
     add_queue(set);
     add_queue_info(set);
+    add_queue_timeline(set);
     add_queue_set(set);
     add_queue_pause(set);
     add_queue_resume(set);

@@ -57,6 +57,19 @@ Json queue_json(const std::string& queue, const QueueStats& stats, const QueueSe
             {"settings", settings_json(settings)}};
 }
 
+Json timeline_json(const std::string& queue, const Timeline& timeline) {
+    const std::int64_t now = timeline.now.time_since_epoch().count();
+    const std::int64_t width = timeline.bucket.count();
+    Json buckets = Json::array();
+    for (std::size_t i = 0; i < timeline.counts.size(); ++i) {
+        const auto from = now + static_cast<std::int64_t>(i) * width;
+        buckets.push_back(
+            {{"from_ms", from}, {"to_ms", from + width}, {"count", timeline.counts[i]}});
+    }
+    return {{"queue", queue},          {"now_ms", now},      {"bucket_ms", width},
+            {"ready", timeline.ready}, {"buckets", buckets}, {"later", timeline.later}};
+}
+
 Json delete_result_json(const DeleteResult& r) {
     return {{"status", r.status == DeleteStatus::kDeleted ? "deleted" : "in_flight"},
             {"pending", r.pending},

@@ -30,6 +30,10 @@ Json settings_json(const QueueSettings& settings);
 // {"queue", "stats": stats_json, "totals": totals_json, "settings": settings_json}
 Json queue_json(const std::string& queue, const QueueStats& stats, const QueueSettings& settings);
 
+// What falls due when (QueueAdmin::timeline): {"queue", "now_ms", "bucket_ms", "ready",
+// "buckets": [{"from_ms", "to_ms", "count"}...], "later"}
+Json timeline_json(const std::string& queue, const Timeline& timeline);
+
 // {"status": "deleted" | "in_flight", "pending", "in_flight", "dead"}
 Json delete_result_json(const DeleteResult& result);
 

@@ -115,19 +115,6 @@ TimelineQuery parse_timeline_query(const QueryParams& params) {
     return q;
 }
 
-Json timeline_json(const std::string& queue, const Timeline& timeline) {
-    const std::int64_t now = timeline.now.time_since_epoch().count();
-    const std::int64_t width = timeline.bucket.count();
-    Json buckets = Json::array();
-    for (std::size_t i = 0; i < timeline.counts.size(); ++i) {
-        const auto from = now + static_cast<std::int64_t>(i) * width;
-        buckets.push_back(
-            {{"from_ms", from}, {"to_ms", from + width}, {"count", timeline.counts[i]}});
-    }
-    return {{"queue", queue},          {"now_ms", now},      {"bucket_ms", width},
-            {"ready", timeline.ready}, {"buckets", buckets}, {"later", timeline.later}};
-}
-
 Json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes) {
     Json list = Json::array();
     for (const RedisNodeInfo& n : nodes) {

@@ -49,9 +49,8 @@ struct TimelineQuery {
     std::size_t buckets = 60;
 };
 TimelineQuery parse_timeline_query(const QueryParams& params);
-// {"queue", "now_ms", "bucket_ms", "ready", "buckets": [{"from_ms", "to_ms", "count"}...],
-// "later"}
-nlohmann::json timeline_json(const std::string& queue, const Timeline& timeline);
+// The answer is json::timeline_json (common/json/queue.hpp), which `delayq queue timeline
+// --json` writes too.
 
 // GET /v1/redis: {"engine": {"mode", "reason"}, "nodes": [{"address", "version",
 // "used_memory", "maxmemory", "maxmemory_policy", "evicts", "connected_clients"}...]}

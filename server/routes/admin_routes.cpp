@@ -48,8 +48,8 @@ http::HttpResponse list_messages(RouteContext& ctx, const http::HttpRequest& r) 
 http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
     const TimelineQuery q = parse_timeline_query(query_params(r));
     return json_answer(
-        200, timeline_json(r.param("queue"),
-                           ctx.client.admin(r.param("queue")).timeline(q.bucket, q.buckets)));
+        200, json::timeline_json(r.param("queue"),
+                                 ctx.client.admin(r.param("queue")).timeline(q.bucket, q.buckets)));
 }
 
 // For the operators' Redis panel: whether it can evict, how full it is, which engine runs.

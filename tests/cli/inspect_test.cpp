@@ -28,6 +28,32 @@ void fill_every_state(const CliTest& t, const RedisServer& redis) {
     (void)t;
 }
 
+TEST_F(InspectTest, TimelineCountsWhatFallsDueByBucket) {
+    send("q", "now");
+    send("q", "soon", {"--delay", "90s"});
+    send("q", "later", {"--delay", "5h"});
+    CliResult r = cli({"queue", "timeline", "q", "--bucket", "1m", "--buckets", "3", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Json t = Json::parse(r.out);
+    EXPECT_EQ(t["queue"], "q");
+    EXPECT_EQ(t["bucket_ms"], 60000);
+    EXPECT_EQ(t["ready"], 1);
+    EXPECT_EQ(t["later"], 1);
+    ASSERT_EQ(t["buckets"].size(), 3u);
+    EXPECT_EQ(t["buckets"][1]["count"], 1);
+    r = cli({"queue", "timeline", "q", "--bucket", "1m", "--buckets", "3"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("ready"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("<= 2m "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string(40, '#')), std::string::npos) << r.out;
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"queue", "timeline", "q", "--bucket", "soon"},
+          {"queue", "timeline", "q", "--buckets", "0"},
+          {"queue", "timeline", "q", "--bucket", "0s"}}) {
+        EXPECT_EQ(cli(bad).exit_code, 2) << bad[3] << " " << bad[4];
+    }
+}
+
 TEST_F(InspectTest, StatsJsonCountsEveryState) {
     fill_every_state(*this, redis_);
     const Json s = stats("q");
