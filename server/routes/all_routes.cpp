@@ -8,6 +8,7 @@ void add_all_routes(http::Router& router, RouteContext& context) {
     add_lease_routes(router, context);
     add_admin_routes(router, context);
     add_schedule_routes(router, context);
+    add_token_routes(router, context);
     add_push_routes(router, context);
     add_metrics_routes(router, context);
     add_openapi_routes(router, context);

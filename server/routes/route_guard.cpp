@@ -107,8 +107,10 @@ void add_route(http::Router& router, RouteContext& context, http::Verb method,
         handler(std::move(request), std::move(reply));
     };
     r.max_body = context.bodies.bytes(body);
-    r.scope =
-        access.kind == Access::Kind::kOpen ? std::string() : std::string(scope_name(access.scope));
+    // What the OpenAPI document's security says: no token, any token, or a scope.
+    r.scope = access.kind == Access::Kind::kOpen    ? std::string()
+              : access.kind == Access::Kind::kToken ? std::string("token")
+                                                    : std::string(scope_name(access.scope));
     router.add(method, pattern, std::move(r));
 }
 

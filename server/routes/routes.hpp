@@ -23,6 +23,8 @@ void add_admin_routes(http::Router& router, RouteContext& context);
 void add_schedule_routes(http::Router& router, RouteContext& context);
 // GET|PUT|DELETE /v1/queues/{queue}/push-target
 void add_push_routes(http::Router& router, RouteContext& context);
+// GET /v1/token: what the caller's token may do
+void add_token_routes(http::Router& router, RouteContext& context);
 // GET /metrics
 void add_metrics_routes(http::Router& router, RouteContext& context);
 // GET /v1/openapi.yaml

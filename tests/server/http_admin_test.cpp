@@ -180,6 +180,16 @@ TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
         << r.body;
 }
 
+// Without an auth file every request may do everything, and GET /v1/token says so.
+TEST_F(HttpAdminTest, WithoutAnAuthFileTheTokenRouteGrantsEverything) {
+    const HttpResult r = http().get("/v1/token");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(r.json(), json({{"auth", false},
+                              {"name", nullptr},
+                              {"scopes", {"send", "consume", "read", "schedule", "admin"}},
+                              {"queues", {"*"}}}));
+}
+
 // The service runs a pusher: a message sent over HTTP to a queue with a target is pushed, and
 // /metrics counts it.
 TEST_F(HttpAdminTest, TheServicePushesAndItsMetricsPassPromtool) {

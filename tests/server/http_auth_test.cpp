@@ -65,6 +65,26 @@ TEST_F(HttpAuthTest, TheRightTokenIsServed) {
     EXPECT_EQ(http().del("/v1/queues/orders-eu/messages/" + id, sender_).status, 200u);
 }
 
+// GET /v1/token: any token may ask what it may do, whatever its scopes; the token itself and
+// its hash are never in the answer.
+TEST_F(HttpAuthTest, ATokenSaysItsNameScopesAndQueues) {
+    const HttpResult mine = http().get("/v1/token", sender_);
+    ASSERT_EQ(mine.status, 200u) << mine.body;
+    EXPECT_EQ(
+        mine.json(),
+        json(
+            {{"auth", true}, {"name", "producer"}, {"scopes", {"send"}}, {"queues", {"orders*"}}}));
+    EXPECT_EQ(mine.body.find(sender_), std::string::npos);
+    const std::string admin = add_token("ops", "admin", "orders*,billing");
+    service().reload_auth();
+    const HttpResult ops = http().get("/v1/token", admin);
+    ASSERT_EQ(ops.status, 200u) << ops.body;
+    EXPECT_EQ(ops.json()["scopes"], json({"read", "schedule", "admin"}));
+    EXPECT_EQ(ops.json()["queues"], json({"orders*", "billing"}));
+    EXPECT_EQ(http().get("/v1/token").status, 401u);
+    EXPECT_EQ(http().get("/v1/token", "dqt_" + std::string(64, 'b')).status, 401u);
+}
+
 TEST_F(HttpAuthTest, HealthRoutesNeedNoTokenAndAnyHostIsAnsweredWithAuth) {
     EXPECT_EQ(http().get("/healthz").status, 200u);
     EXPECT_EQ(http().get("/readyz").status, 200u);
