@@ -3,7 +3,7 @@
 // the user goes elsewhere.
 import { ApiError, token } from './api.js';
 import { access, forget, loadAccess } from './access.js';
-import { flash, h, replace } from './dom.js';
+import { clearStaleFlash, flash, h, replace } from './dom.js';
 import { renderLogin } from './login.js';
 import { renderOverview } from './overview.js';
 import { renderQueue } from './queue.js';
@@ -85,6 +85,7 @@ function signOut() {
 
 async function route() {
   current?.stop();
+  clearStaleFlash();
   const main = document.getElementById('main');
   const hash = location.hash;
   if (hash !== '#/login' && !access()) {

@@ -54,12 +54,23 @@ export function field(label, input) {
 
 // Messages for the user: errors and outcomes, announced by the live region.
 let flashTimer = 0;
+let flashAt = 0;
 export function flash(text, kind = 'ok') {
+  flashAt = Date.now();
   const el = document.getElementById('flash');
   el.className = `flash ${kind}`;
   el.textContent = text;
   clearTimeout(flashTimer);
   if (kind === 'ok') flashTimer = setTimeout(() => { el.textContent = ''; el.className = 'flash'; }, 6000);
+}
+
+// On another page, an outcome of the one before is news no more; one set just now (an action
+// that then moved to another page) stays.
+export function clearStaleFlash() {
+  if (Date.now() - flashAt < 1500) return;
+  const el = document.getElementById('flash');
+  el.textContent = '';
+  el.className = 'flash';
 }
 
 // Asks before a change that cannot be undone; resolves to true or false.

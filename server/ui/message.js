@@ -53,7 +53,13 @@ export async function renderMessage(ctx, queue, id) {
     ? [actionButton('Requeue', adminWhy, () => dead('requeue')), actionButton('Purge', adminWhy, () => dead('purge'), { class: 'danger' })]
     : [actionButton('Cancel message', sendWhy, async () => {
       if (await confirmDialog(`Cancel the message ${id}? It will not be delivered.`, 'Cancel message')) {
-        act('DELETE', '', undefined, () => `Cancelled ${id}.`);
+        try {
+          await api('DELETE', path);
+          flash(`Cancelled ${id}.`);
+          location.hash = `#/q/${q}/messages/${m.state}`;
+        } catch (e) {
+          handleError(e);
+        }
       }
     }, { class: 'danger' }),
     h('form', { class: 'inline', on: { submit: (e) => {

@@ -49,8 +49,7 @@ export async function renderQueue(ctx, queue) {
         h('div', null, h('dt', null, 'Delivered/s'), facts.delivered),
         h('div', null, h('dt', null, 'Acked/s'), facts.acked))),
     timeline,
-    sendPanel(queue),
-    settings, schedules, push);
+    h('div', { class: 'panels' }, settings, sendPanel(queue), schedules, push));
 
   const rates = new Rates();
   let detail = null;
@@ -94,7 +93,7 @@ export async function renderQueue(ctx, queue) {
 
 function sendPanel(queue) {
   const why = denied('send', queue);
-  const payload = h('textarea', { name: 'payload', rows: 3, disabled: !!why }, 'test message');
+  const payload = h('textarea', { name: 'payload', rows: 2, disabled: !!why }, 'test message');
   const delay = h('input', { name: 'delay', placeholder: '0s, 10s, 5m, 1h30m', disabled: !!why, size: 12 });
   const id = h('input', { name: 'id', placeholder: 'optional', disabled: !!why, size: 16 });
   const submit = actionButton('Send', why, null, { type: 'submit' });
