@@ -67,7 +67,7 @@ export function flash(text, kind = 'ok') {
 // On another page, an outcome of the one before is news no more; one set just now (an action
 // that then moved to another page) stays.
 export function clearStaleFlash() {
-  if (Date.now() - flashAt < 1500) return;
+  if (Date.now() - flashAt < 500) return;
   const el = document.getElementById('flash');
   el.textContent = '';
   el.className = 'flash';

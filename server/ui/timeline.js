@@ -44,7 +44,7 @@ function draw(section, t) {
   }));
   const first = buckets[0];
   const last = buckets[buckets.length - 1];
-  const axis = first ? h('div', { class: 'axis' }, h('span', null, relative(first.from_ms, t.now_ms) || 'now'), h('span', null, relative(last.to_ms, t.now_ms))) : null;
+  const axis = first ? h('div', { class: 'axis' }, h('span', null, Math.abs(first.from_ms - t.now_ms) < 1000 ? 'now' : relative(first.from_ms, t.now_ms)), h('span', null, relative(last.to_ms, t.now_ms))) : null;
   const table = h('details', null, h('summary', null, 'As a table'),
     h('table', { class: 'data' },
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'From'), h('th', { scope: 'col' }, 'To'), h('th', { scope: 'col', class: 'num' }, 'Messages'))),
