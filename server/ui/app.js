@@ -107,6 +107,10 @@ async function route() {
     if (!m) continue;
     current = makeContext(main);
     main.replaceChildren();
+    // After a move within the page, the keyboard and a screen reader continue at the new
+    // content, not at the link that was followed (gone) or the top of the document. A view
+    // may then focus a field of its own (the login's token).
+    if (moved) main.focus({ preventScroll: true });
     try {
       await view(current, ...m.slice(1).map(decodeURIComponent));
     } catch (e) {
@@ -122,5 +126,9 @@ export async function signedIn() {
   location.hash = '#/';
 }
 
-window.addEventListener('hashchange', route);
+let moved = false;  // false for the first page of a load: the browser puts the focus there
+window.addEventListener('hashchange', () => {
+  moved = true;
+  route();
+});
 route();

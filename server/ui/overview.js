@@ -40,7 +40,7 @@ export function renderOverview(ctx) {
       const d = details[i];
       const r = d ? rates.update(q.queue, d) : null;
       const values = [count(q.scheduled), count(q.ready), count(q.in_flight), count(q.dead),
-        rate(r?.sent), rate(r?.delivered), rate(r?.acked), d ? duration(d.stats.oldest_ready_age_ms) : '—'];
+        rate(r?.sent), rate(r?.delivered), rate(r?.acked), d && q.ready > 0 ? duration(d.stats.oldest_ready_age_ms) : '—'];
       values.forEach((v, k) => { if (cells[k].textContent !== v) cells[k].textContent = v; });
       cells[3].classList.toggle('warn', q.dead > 0);
     });

@@ -59,7 +59,7 @@ export async function renderQueue(ctx, queue) {
     if (!ctx.alive) return;
     const s = detail.stats;
     kStates.forEach(([state], i) => { counts[i].textContent = count(s[state]); });
-    facts.oldest.textContent = duration(s.oldest_ready_age_ms);
+    facts.oldest.textContent = s.ready > 0 ? duration(s.oldest_ready_age_ms) : '— (none ready)';
     facts.next.textContent = s.next_due_ms === null ? '—' : `${time(s.next_due_ms)} (${relative(s.next_due_ms, s.now_ms)})`;
     facts.oldestDue.textContent = s.oldest_due_ms === null ? '—' : `${time(s.oldest_due_ms)} (${relative(s.oldest_due_ms, s.now_ms)})`;
     const r = rates.update(queue, detail);

@@ -2,7 +2,8 @@
 // it with an auth file): sign in, counts that follow a send, a message, dead letters requeued
 // and purged, a read token's disabled buttons and their reasons, a hostile payload shown as
 // text, the timeline when the server has its route, and not one console error or CSP violation.
-// usage: node dashboard.mjs BASE_URL   (env: DELAYQ_ADMIN_TOKEN, DELAYQ_READ_TOKEN,
+// usage: node dashboard.mjs BASE_URL [OPEN_BASE_URL]   (OPEN_BASE_URL: a server of the same
+//        Redis without an auth file; env: DELAYQ_ADMIN_TOKEN, DELAYQ_READ_TOKEN,
 //        DELAYQ_CHROMIUM, and DELAYQ_SCREENSHOTS=DIR for docs/img/dashboard-*.png)
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -14,6 +15,9 @@ const readToken = process.env.DELAYQ_READ_TOKEN;
 const shots = process.env.DELAYQ_SCREENSHOTS;
 const kHostile = '<img src=x onerror=window.__xss=1>';
 const kTimeout = 10000;
+// A push target's header value: write-only, never on a page.
+const kHeaderValue = 'Bearer hook-secret-value';
+const openBase = process.argv[3];  // the same Redis, served without an auth file
 
 // --- the API, as the test's own client -------------------------------------------------------
 async function api(method, route, body, tok = adminToken) {
@@ -89,7 +93,7 @@ async function confirmWith(page, expected) {
 }
 
 // Until the server has GET .../timeline, the chart is drawn from an answer of its documented
-// shape, made here from the seeded messages (a message every 7 minutes for the next hour).
+// shape, made up here.
 async function fakeTimeline(page) {
   await page.setRequestInterception(true);
   const handler = (request) => {
@@ -119,6 +123,12 @@ async function seed() {
   assert.equal((await send('orders', { payload: kHostile, id: 'hostile' })).status, 201);
   assert.equal((await send('orders', { payload_base64: 'AAECA/7/ZGVsYXlx', id: 'binary' })).status, 201);
   await send('emails', { payload: 'welcome' });
+  const schedule = await api('PUT', '/v1/queues/orders/schedules/nightly', { cron: '30 2 * * *', tz: 'Europe/Berlin', payload: 'report' });
+  assert.equal(schedule.status, 201, JSON.stringify(schedule.body));
+  const target = await api('PUT', '/v1/queues/orders/push-target', {
+    url: 'https://hooks.example.com/delayq', headers: [{ name: 'Authorization', value: kHeaderValue }],
+    secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], max_in_flight: 20 });
+  assert.equal(target.status, 201, JSON.stringify(target.body));
   for (const id of ['dead-1', 'dead-2', 'dead-3']) await send('payments', { payload: `charge ${id}`, id });
   const leased = await api('POST', '/v1/queues/payments/leases', { max: 3 });
   assert.equal(leased.body.deliveries.length, 3, JSON.stringify(leased.body));
@@ -195,7 +205,7 @@ async function main() {
 
     check('the queue page: counts, settings, timeline');
     await page.click('#queues a[href="#/q/orders"]');
-    await page.waitForFunction(() => document.querySelector('dl.counts dd')?.textContent === '9');
+    await page.waitForFunction(() => document.querySelector('dl.counts dd')?.textContent === '10');
     await page.waitForSelector('#settings input[name=max_attempts]:not([disabled])');
     let unfake = null;
     if (!timelineAnswers) {
@@ -211,6 +221,29 @@ async function main() {
     assert.equal(bars, buckets, 'a bar a bucket');
     await shot(page, 'queue');
     await unfake?.();
+
+    check('schedules: listed, their next occurrences, a trigger');
+    await page.waitForSelector('#schedules tbody tr');
+    assert.ok((await text(page, '#schedules tbody')).includes('30 2 * * *'));
+    await page.$$eval('#schedules button', (bs) => bs.find((b) => b.textContent === 'Next').click());
+    await page.waitForFunction(() => document.querySelectorAll('#schedules .next li').length === 5);
+    await page.$$eval('#schedules button', (bs) => bs.find((b) => b.textContent === 'Trigger').click());
+    await page.waitForFunction(() => document.querySelector('#flash')?.textContent.startsWith('Triggered nightly'));
+
+    check('the push target: its header names, never a header value or a secret');
+    await page.waitForFunction(() => document.querySelector('#push')?.textContent.includes('hooks.example.com'));
+    const pushText = await text(page, '#push');
+    assert.ok(pushText.includes('Authorization') && pushText.includes('1 secret'), pushText);
+    assert.ok(!(await page.content()).includes('hook-secret-value'), 'no header value in the page');
+    assert.ok(!(await page.content()).includes('whsec_'), 'no secret in the page');
+
+    check('settings: saved through PATCH');
+    const maxAttempts = await page.$('#settings input[name=max_attempts]');
+    await maxAttempts.click({ clickCount: 3 });
+    await maxAttempts.type('30');
+    await page.click('#settings button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('#flash')?.textContent.startsWith('Saved the settings'));
+    assert.equal((await api('GET', '/v1/queues/orders')).body.settings.max_attempts, 30);
 
     check('pause and resume the queue');
     await page.click('.toolbar button');  // Pause
@@ -228,8 +261,11 @@ async function main() {
     assert.equal(await page.$('main img'), null, 'no img element made from the payload');
     assert.equal(await page.evaluate(() => window.__xss), undefined, 'the payload ran no script');
 
-    check('a JSON payload is pretty-printed, a binary one is hex');
-    await page.goto(`${base}/ui/#/q/orders/m/order-42`);
+    check('find a message by id; a JSON payload is pretty-printed, a binary one is hex');
+    await page.goto(`${base}/ui/#/q/orders/messages/scheduled`);
+    await page.waitForSelector('form.find input');
+    await page.type('form.find input', 'order-42');
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#payload')?.textContent.includes('"order": 42'));
     assert.ok((await text(page, '#message')).includes('scheduled'));
     await shot(page, 'message');
@@ -263,6 +299,14 @@ async function main() {
     let s = await stats('payments');
     assert.equal(s.dead, 2);
     assert.equal(s.ready, 1);
+
+    check('the keyboard: Escape answers no to a confirmation');
+    await page.$$eval('.toolbar button', (bs) => bs.find((b) => b.textContent === 'Purge all').click());
+    await page.waitForSelector('dialog.confirm[open]');
+    assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Cancel', 'the safe answer has the focus');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('dialog.confirm'));
+    assert.equal((await stats('payments')).dead, 2, 'nothing purged');
 
     check('purge all: the confirmation states the count');
     await page.$$eval('.toolbar button', (bs) => bs.find((b) => b.textContent === 'Purge all').click());
@@ -304,6 +348,42 @@ async function main() {
     const deadButtons = await viewer.$$eval('.toolbar button', (bs) => bs.map((b) => b.disabled));
     assert.ok(deadButtons.length === 4 && deadButtons.every(Boolean), JSON.stringify(deadButtons));
     assert.deepEqual(await viewer.evaluate(() => window.__violations), []);
+
+    check('the keyboard: the first Tab reaches the skip link');
+    await viewer.goto(`${base}/ui/#/`);
+    await viewer.reload();
+    await viewer.waitForSelector('#queues tbody tr');
+    await viewer.keyboard.press('Tab');
+    assert.equal(await viewer.evaluate(() => document.activeElement.className), 'skip');
+    // Past the header's links and its sign-out: the first queue.
+    for (let i = 0; i < 8 && (await viewer.evaluate(() => document.activeElement.textContent)) !== 'emails'; ++i) {
+      await viewer.keyboard.press('Tab');
+    }
+    assert.equal(await viewer.evaluate(() => document.activeElement.textContent), 'emails');
+    await viewer.keyboard.press('Enter');
+    await viewer.waitForSelector('dl.counts');
+    await viewer.waitForFunction(() => document.activeElement.id === 'main');  // the new page's content
+
+    check('the dark theme follows prefers-color-scheme');
+    await viewer.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    const dark = await viewer.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(dark, 'rgb(13, 17, 23)');
+    await shot(viewer, 'dark');
+    await viewer.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+
+    if (openBase) {
+      check('without an auth file: straight to the overview, no sign-in');
+      const open = await browser.createBrowserContext();
+      const anyone = await open.newPage();
+      watch(anyone, 'open');
+      await anyone.evaluateOnNewDocument(kViolationHook);
+      await anyone.goto(`${openBase}/ui/`);
+      await anyone.waitForSelector('#queues tr[data-queue="orders"]');
+      assert.ok((await text(anyone, '#who')).includes('no auth file'));
+      assert.equal(await anyone.$('#token'), null);
+      assert.deepEqual(await anyone.evaluate(() => window.__violations), []);
+      await open.close();
+    }
 
     check('phone width: nothing wider than the screen');
     await page.setViewport({ width: 390, height: 844 });

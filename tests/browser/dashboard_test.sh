@@ -41,17 +41,29 @@ auth=$scratch/auth
 admin=$("$delayq" token new --name ops --scopes admin,send,consume --queues '*' --auth-file "$auth")
 reader=$("$delayq" token new --name viewer --scopes read --queues '*' --auth-file "$auth")
 
+# Prints the port `delayq serve` (its log in $1) listens on, once it does.
+port_of() {
+    local port=
+    for _ in $(seq 300); do
+        port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$1")
+        [[ -n $port ]] && break
+        sleep 0.1
+    done
+    [[ -n $port ]] || fail "delayq serve did not start: $(cat "$1")"
+    echo "$port"
+}
+# No pushers: the test's push target names a host that is not there, and its queue's
+# messages must stay where the pages show them.
 "$delayq" serve --listen 127.0.0.1:0 --redis "$url" --auth-file "$auth" --io-threads 1 \
-    2>"$scratch/serve.log" &
+    --no-pushers 2>"$scratch/serve.log" &
 pids+=($!)
-port=
-for _ in $(seq 300); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$scratch/serve.log")
-    [[ -n $port ]] && break
-    sleep 0.1
-done
-[[ -n $port ]] || fail "delayq serve did not start: $(cat "$scratch/serve.log")"
+# The same Redis without an auth file: the dashboard goes straight to the overview.
+"$delayq" serve --listen 127.0.0.1:0 --redis "$url" --io-threads 1 --no-pushers \
+    --no-schedulers 2>"$scratch/open.log" &
+pids+=($!)
+port=$(port_of "$scratch/serve.log")
+open_port=$(port_of "$scratch/open.log")
 
 DELAYQ_CHROMIUM=$chromium DELAYQ_ADMIN_TOKEN=$admin DELAYQ_READ_TOKEN=$reader \
-    node "$work/dashboard.mjs" "http://127.0.0.1:$port" ||
+    node "$work/dashboard.mjs" "http://127.0.0.1:$port" "http://127.0.0.1:$open_port" ||
     fail "the dashboard test failed (the server's log: $(tail -5 "$scratch/serve.log"))"
