@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "codec/inspect.hpp"
 #include "codec/settings.hpp"
 #include "delayq/error.hpp"
 #include "log.hpp"
@@ -58,6 +59,13 @@ const std::string& QueueAdmin::name() const { return core_->name(); }
 std::optional<MessageInfo> QueueAdmin::get(std::string_view id) {
     auto conn = core_->acquire();
     return core_->get(*conn, id);
+}
+
+Timeline QueueAdmin::timeline(Duration bucket, std::size_t buckets) {
+    // Before any connection: bad input is refused as such while Redis is down too.
+    const detail::ScriptArgs args = detail::inspect_codec::encode_timeline(bucket, buckets);
+    auto conn = core_->acquire();
+    return core_->timeline(*conn, args, bucket);
 }
 
 QueueStats QueueAdmin::stats() {

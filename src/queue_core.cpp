@@ -121,6 +121,10 @@ QueueStats QueueCore::stats(Connection& conn) {
     return inspect_codec::decode_stats(call(conn, scripts::kStats, ScriptArgs{}));
 }
 
+Timeline QueueCore::timeline(Connection& conn, const ScriptArgs& args, Duration bucket) {
+    return inspect_codec::decode_timeline(call(conn, scripts::kTimeline, args), bucket);
+}
+
 MessagePage QueueCore::list(Connection& conn, State state, const PageRequest& page) {
     const ScriptArgs args = inspect_codec::encode_list(state, page);
     return inspect_codec::decode_list(call(conn, scripts::kList, args), state);

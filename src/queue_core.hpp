@@ -68,6 +68,8 @@ class QueueCore {
                                 std::optional<std::int64_t> at_ms, std::int64_t delay_ms);
     std::optional<MessageInfo> get(Connection& conn, std::string_view id);
     QueueStats stats(Connection& conn);
+    // args: inspect_codec::encode_timeline's, made before the connection was taken.
+    Timeline timeline(Connection& conn, const ScriptArgs& args, Duration bucket);
     MessagePage list(Connection& conn, State state, const PageRequest& page);
     // The settings after applying `changes` (settings_codec; none only reads).
     QueueSettings settings(Connection& conn, const ScriptArgs& changes);

@@ -73,6 +73,38 @@ TEST_F(InspectionTest, StatsCountEveryState) {
     EXPECT_EQ(admin(q).stats().totals.acked, 1u);
 }
 
+// The timeline counts pending messages by due-time bucket from the Redis clock's now; leased
+// ones are not pending.
+TEST_F(InspectionTest, TimelineCountsPendingMessagesByDueTimeBucket) {
+    Queue q = queue();
+    q.send("due now");
+    q.send("leased");
+    fetch_one(q);
+    q.send("in 30 s", {.delay = 30s});
+    q.send("in 90 s", {.delay = 90s});
+    q.send("in 100 s", {.delay = 100s});
+    q.send("in 10 min", {.delay = 10min});
+    const std::vector<Message> batch(20, Message{"in 4 min", {.delay = 4min}});
+    q.send_batch(batch);  // stored as blocks: counted all the same
+
+    const Timeline t = admin(q).timeline(1min, 5);
+    EXPECT_EQ(t.bucket, Duration(1min));
+    EXPECT_GT(ms(t.now), 0);
+    EXPECT_EQ(t.ready, 1u);
+    EXPECT_EQ(t.counts, (std::vector<std::size_t>{1, 2, 0, 20, 0}));
+    EXPECT_EQ(t.later, 1u);
+    EXPECT_EQ(admin(q).timeline(1h, 1).counts, std::vector<std::size_t>{24});
+
+    for (const auto& [bucket, buckets] : {std::pair{Duration(0), std::size_t{5}},
+                                          {Duration(-1), std::size_t{5}},
+                                          {Duration(1min), std::size_t{0}},
+                                          {Duration(1min), kMaxTimelineBuckets + 1},
+                                          {Duration(kMaxTimeMs), std::size_t{2}}}) {
+        EXPECT_THROW(admin(q).timeline(bucket, buckets), InvalidArgument)
+            << bucket.count() << " x " << buckets;
+    }
+}
+
 TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 1h});

@@ -111,6 +111,16 @@ struct QueueStats {
     LatenessHistogram lateness;
 };
 
+// What falls due when (QueueAdmin::timeline).
+struct Timeline {
+    TimePoint now;  // Redis time of the count
+    Duration bucket{};
+    std::size_t ready = 0;  // due already, waiting for a consumer
+    // counts[i]: pending messages due in (now + i * bucket, now + (i + 1) * bucket].
+    std::vector<std::size_t> counts;
+    std::size_t later = 0;  // due after the last bucket
+};
+
 struct MessageInfo {
     std::string id;
     State state = State::kScheduled;

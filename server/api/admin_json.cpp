@@ -2,6 +2,7 @@
 
 #include <delayq/error.hpp>
 #include <delayq/limits.hpp>
+#include <delayq/time.hpp>
 
 #include "json/fields.hpp"
 #include "json/message.hpp"
@@ -94,6 +95,37 @@ ListQuery parse_list_query(const QueryParams& params) {
         throw InvalidArgument("give ?state=scheduled, ready, in_flight or dead");
     }
     return q;
+}
+
+TimelineQuery parse_timeline_query(const QueryParams& params) {
+    TimelineQuery q;
+    for (const auto& [key, value] : params) {
+        if (key == "bucket") {
+            try {
+                q.bucket = parse_duration(value);
+            } catch (const InvalidArgument& e) {
+                throw InvalidArgument(std::string("bucket: ") + e.what());
+            }
+        } else if (key == "buckets") {
+            q.buckets = parse_query_count(key, value, 1, kMaxTimelineBuckets);
+        } else {
+            throw InvalidArgument("unknown parameter \"" + key + "\"");
+        }
+    }
+    return q;
+}
+
+Json timeline_json(const std::string& queue, const Timeline& timeline) {
+    const std::int64_t now = timeline.now.time_since_epoch().count();
+    const std::int64_t width = timeline.bucket.count();
+    Json buckets = Json::array();
+    for (std::size_t i = 0; i < timeline.counts.size(); ++i) {
+        const auto from = now + static_cast<std::int64_t>(i) * width;
+        buckets.push_back(
+            {{"from_ms", from}, {"to_ms", from + width}, {"count", timeline.counts[i]}});
+    }
+    return {{"queue", queue},          {"now_ms", now},      {"bucket_ms", width},
+            {"ready", timeline.ready}, {"buckets", buckets}, {"later", timeline.later}};
 }
 
 Json message_page_json(const MessagePage& page) {

@@ -41,6 +41,17 @@ ListQuery parse_list_query(const QueryParams& params);
 // .../messages/{id} shows it.
 nlohmann::json message_page_json(const MessagePage& page);
 
+// GET /v1/queues/{queue}/timeline?bucket=DURATION&buckets=1..kMaxTimelineBuckets (defaults 1m
+// and 60).
+struct TimelineQuery {
+    Duration bucket = std::chrono::minutes(1);
+    std::size_t buckets = 60;
+};
+TimelineQuery parse_timeline_query(const QueryParams& params);
+// {"queue", "now_ms", "bucket_ms", "ready", "buckets": [{"from_ms", "to_ms", "count"}...],
+// "later"}
+nlohmann::json timeline_json(const std::string& queue, const Timeline& timeline);
+
 // POST .../dead/requeue and .../dead/purge: {"ids": [1 to kMaxBatch ids]} or {"all": true}.
 DeadLetterSelector parse_dead_selector(const nlohmann::json& body);
 

@@ -18,6 +18,7 @@ constexpr std::string_view kMessageList = "/v1/queues/{queue}/messages";
 constexpr std::string_view kRequeue = "/v1/queues/{queue}/dead/requeue";
 constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
 constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
+constexpr std::string_view kTimeline = "/v1/queues/{queue}/timeline";
 
 // The queues the caller's token covers (all of them without an auth file).
 http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
@@ -41,6 +42,13 @@ http::HttpResponse list_messages(RouteContext& ctx, const http::HttpRequest& r) 
     const ListQuery q = parse_list_query(query_params(r));
     return json_answer(200,
                        message_page_json(ctx.client.admin(r.param("queue")).list(q.state, q.page)));
+}
+
+http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
+    const TimelineQuery q = parse_timeline_query(query_params(r));
+    return json_answer(
+        200, timeline_json(r.param("queue"),
+                           ctx.client.admin(r.param("queue")).timeline(q.bucket, q.buckets)));
 }
 
 http::HttpResponse requeue(RouteContext& ctx, const http::HttpRequest& r) {
@@ -108,6 +116,7 @@ void add_admin_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::patch, kQueue, admin, bind(patch_queue));
     add_blocking_route(router, context, http::Verb::delete_, kQueue, admin, bind(delete_queue));
     add_blocking_route(router, context, http::Verb::get, kHistory, read, bind(history));
+    add_blocking_route(router, context, http::Verb::get, kTimeline, read, bind(timeline));
 }
 
 }  // namespace delayq::server::routes

@@ -194,4 +194,33 @@ QueueStats decode_stats(const Reply& reply) {
     return s;
 }
 
+ScriptArgs encode_timeline(Duration bucket, std::size_t buckets) {
+    if (bucket < Duration(1)) throw InvalidArgument("timeline bucket must be at least 1 ms");
+    if (buckets < 1 || buckets > kMaxTimelineBuckets) {
+        throw InvalidArgument("timeline buckets must be from 1 to " +
+                              std::to_string(kMaxTimelineBuckets));
+    }
+    if (bucket.count() > kMaxTimeMs / static_cast<std::int64_t>(buckets)) {
+        throw InvalidArgument("timeline reaches past the year 9999");
+    }
+    ScriptArgs args;
+    args.add(static_cast<std::int64_t>(bucket.count()));
+    args.add(static_cast<std::int64_t>(buckets));
+    return args;
+}
+
+Timeline decode_timeline(const Reply& reply, Duration bucket) {
+    constexpr std::size_t kFirstBucket = 3;
+    Timeline t;
+    t.now = unix_ms(reply.at(0).as_int());
+    t.bucket = bucket;
+    t.ready = static_cast<std::size_t>(reply.at(1).as_int());
+    t.later = static_cast<std::size_t>(reply.at(2).as_int());
+    const auto& all = reply.as_array();
+    for (std::size_t i = kFirstBucket; i < all.size(); ++i) {
+        t.counts.push_back(static_cast<std::size_t>(all[i].as_int()));
+    }
+    return t;
+}
+
 }  // namespace delayq::detail::inspect_codec

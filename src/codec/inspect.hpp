@@ -7,7 +7,7 @@
 #include "redis/reply.hpp"
 #include "redis/script.hpp"
 
-// The read-only scripts' calls and replies: get.lua, list.lua, stats.lua. Contracts in the
+// The read-only scripts' calls and replies: get.lua, list.lua, stats.lua, timeline.lua. Contracts in the
 // scripts' headers.
 namespace delayq::detail::inspect_codec {
 
@@ -17,5 +17,8 @@ ScriptArgs encode_list(State state, const PageRequest& page);  // throws Invalid
 MessagePage decode_list(const Reply& reply, State state);
 
 QueueStats decode_stats(const Reply& reply);
+
+ScriptArgs encode_timeline(Duration bucket, std::size_t buckets);  // throws InvalidArgument
+Timeline decode_timeline(const Reply& reply, Duration bucket);
 
 }  // namespace delayq::detail::inspect_codec

@@ -180,6 +180,32 @@ TEST_F(HttpAdminTest, MetricsPassPromtoolAndCountRequests) {
         << r.body;
 }
 
+TEST_F(HttpAdminTest, TheTimelineCountsWhatFallsDueByBucket) {
+    Queue q = client().queue("t");
+    q.send("now");
+    q.send("soon", {.delay = std::chrono::seconds(90)});
+    q.send("much later", {.delay = std::chrono::hours(5)});
+    const HttpResult r = http().get("/v1/queues/t/timeline?bucket=1m&buckets=3");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    const json t = r.json();
+    EXPECT_EQ(t["queue"], "t");
+    EXPECT_EQ(t["bucket_ms"], 60000);
+    EXPECT_EQ(t["ready"], 1);
+    EXPECT_EQ(t["later"], 1);
+    ASSERT_EQ(t["buckets"].size(), 3u);
+    EXPECT_EQ(t["buckets"][1]["count"], 1);
+    EXPECT_EQ(t["buckets"][0]["from_ms"], t["now_ms"]);
+    EXPECT_EQ(t["buckets"][2]["to_ms"].get<std::int64_t>(),
+              t["now_ms"].get<std::int64_t>() + 3 * 60000);
+    // Defaults: 60 buckets of a minute.
+    EXPECT_EQ(http().get("/v1/queues/t/timeline").json()["buckets"].size(), 60u);
+    for (const char* bad :
+         {"?bucket=soon", "?buckets=0", "?buckets=1001", "?bucket=0s", "?other=1"}) {
+        const HttpResult refused = http().get(std::string("/v1/queues/t/timeline") + bad);
+        EXPECT_EQ(refused.status, 400u) << bad << ": " << refused.body;
+    }
+}
+
 // Without an auth file every request may do everything, and GET /v1/token says so.
 TEST_F(HttpAdminTest, WithoutAnAuthFileTheTokenRouteGrantsEverything) {
     const HttpResult r = http().get("/v1/token");
