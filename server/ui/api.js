@@ -18,7 +18,18 @@ export class ApiError extends Error {
 }
 
 export async function api(method, path, body) {
-  const headers = { Accept: 'application/json' };
+  const { data } = await call(method, path, body);
+  return data;
+}
+
+// GET of a text answer (/metrics).
+export async function apiText(path) {
+  const { text } = await call('GET', path);
+  return text;
+}
+
+async function call(method, path, body) {
+  const headers = {};
   const t = token.get();
   if (t) headers.Authorization = `Bearer ${t}`;
   const init = { method, headers, cache: 'no-store', credentials: 'omit' };
@@ -33,7 +44,7 @@ export async function api(method, path, body) {
   } catch (e) {
     throw new ApiError(0, 'network', `the server did not answer (${e.message})`);
   }
-  if (response.status === 204) return null;
+  if (response.status === 204) return { data: null, text: '' };
   const text = await response.text();
   let data = null;
   try {
@@ -44,7 +55,7 @@ export async function api(method, path, body) {
   if (!response.ok) {
     throw new ApiError(response.status, data?.code ?? 'error', data?.detail ?? response.statusText);
   }
-  return data;
+  return { data, text };
 }
 
 // A queue name, message id or schedule name as one path segment.

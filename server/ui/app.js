@@ -104,7 +104,8 @@ async function route() {
   showWho();
   for (const [pattern, view] of routes) {
     const m = pattern.exec(hash);
-    if (!m) continue;
+    const params = m ? decodeAll(m.slice(1)) : null;
+    if (!params) continue;
     current = makeContext(main);
     main.replaceChildren();
     // After a move within the page, the keyboard and a screen reader continue at the new
@@ -112,13 +113,22 @@ async function route() {
     // may then focus a field of its own (the login's token).
     if (moved) main.focus({ preventScroll: true });
     try {
-      await view(current, ...m.slice(1).map(decodeURIComponent));
+      await view(current, ...params);
     } catch (e) {
       handleError(e);
     }
     return;
   }
   replace(main, h('h1', null, 'Not found'), h('p', null, h('a', { href: '#/' }, 'Back to the queues')));
+}
+
+// The fragment's parts, percent-decoded; null for a bad escape (a hand-typed URL).
+function decodeAll(parts) {
+  try {
+    return parts.map((p) => (p === undefined ? p : decodeURIComponent(p)));
+  } catch {
+    return null;
+  }
 }
 
 export async function signedIn() {

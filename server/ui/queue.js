@@ -10,6 +10,7 @@ import { renderTimeline } from './timeline.js';
 import { renderSettings } from './settings.js';
 import { renderSchedules } from './schedules.js';
 import { renderPushTarget } from './push.js';
+import { watchLateness } from './lateness.js';
 
 const kStates = [['scheduled', 'Scheduled'], ['ready', 'Ready'], ['in_flight', 'In flight'], ['dead', 'Dead']];
 
@@ -27,7 +28,7 @@ export async function renderQueue(ctx, queue) {
   const counts = kStates.map(() => h('dd'));
   const paused = h('span', { class: 'badge' });
   const pauseSlot = h('span');
-  const facts = { oldest: h('dd'), next: h('dd'), oldestDue: h('dd'), sent: h('dd'), delivered: h('dd'), acked: h('dd') };
+  const facts = { lateness: h('dd', { id: 'lateness' }, '…'), oldest: h('dd'), next: h('dd'), oldestDue: h('dd'), sent: h('dd'), delivered: h('dd'), acked: h('dd') };
   const timeline = h('section', { class: 'panel', id: 'timeline', 'aria-labelledby': 'timeline-h', hidden: true });
   const settings = h('section', { class: 'panel', id: 'settings', 'aria-labelledby': 'settings-h' });
   const schedules = h('section', { class: 'panel', id: 'schedules', 'aria-labelledby': 'schedules-h' });
@@ -42,6 +43,7 @@ export async function renderQueue(ctx, queue) {
       h('dl', { class: 'counts' }, kStates.map(([s, label], i) => h('div', null,
         h('dt', null, h('a', { href: s === 'dead' ? `#/q/${q}/dead` : `#/q/${q}/messages/${s}` }, label)), counts[i]))),
       h('dl', { class: 'facts' },
+        h('div', null, h('dt', null, 'Delivered after their due time'), facts.lateness),
         h('div', null, h('dt', null, 'Oldest ready message waited'), facts.oldest),
         h('div', null, h('dt', null, 'Next due'), facts.next),
         h('div', null, h('dt', null, 'Oldest not delivered was due'), facts.oldestDue),
@@ -85,6 +87,7 @@ export async function renderQueue(ctx, queue) {
   };
   await refresh();
   ctx.every(1000, refresh);
+  watchLateness(ctx, queue, facts.lateness);
   renderSettings(ctx, settings, queue, detail.settings);
   renderTimeline(ctx, timeline, queue);
   renderSchedules(ctx, schedules, queue);

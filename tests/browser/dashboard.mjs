@@ -40,7 +40,7 @@ function check(name) {
 const problems = [];
 // A 404 the dashboard expects and handles: a route the server may not have yet, a queue
 // without a push target. Chromium logs each failed load as a console error.
-const expected404 = [/\/v1\/token$/, /\/timeline$/, /\/push-target$/];
+const expected404 = [/\/v1\/token$/, /\/timeline(\?|$)/, /\/push-target$/];
 function watch(page, who) {
   page.on('console', (msg) => {
     if (msg.type() !== 'error') return;
@@ -217,8 +217,18 @@ async function main() {
     }
     await page.waitForSelector('#timeline:not([hidden]) svg.timeline rect');
     const bars = await page.$$eval('#timeline svg.timeline rect', (rs) => rs.length);
-    const buckets = timelineAnswers ? (await api('GET', '/v1/queues/orders/timeline')).body.buckets.length : 12;
-    assert.equal(bars, buckets, 'a bar a bucket');
+    assert.equal(bars, timelineAnswers ? 60 : 12, 'a bar a bucket');
+    if (timelineAnswers) {
+      // The seeded messages: one every 7 minutes from 7 on (8 in the next hour), order-42 an
+      // hour after its send, and the schedule's next occurrence whenever 02:30 in Berlin is.
+      await page.waitForSelector('#timeline p');
+      const inRange = Number((await text(page, '#timeline p')).split(' ')[0]);
+      assert.ok(inRange >= 8 && inRange <= 10, await text(page, '#timeline p'));
+      await page.select('#timeline select', 'day');
+      await page.waitForFunction(() => document.querySelectorAll('#timeline svg.timeline rect').length === 48);
+      await page.select('#timeline select', 'hour');
+      await page.waitForFunction(() => document.querySelectorAll('#timeline svg.timeline rect').length === 60);
+    }
     await shot(page, 'queue');
     await unfake?.();
 
@@ -363,6 +373,9 @@ async function main() {
     await viewer.keyboard.press('Enter');
     await viewer.waitForSelector('dl.counts');
     await viewer.waitForFunction(() => document.activeElement.id === 'main');  // the new page's content
+
+    check('lateness from the metrics: the deliveries of the traffic above');
+    await viewer.waitForFunction(() => /^p50 ≤ .*, p99 .* \(\d+ deliveries\)$/.test(document.querySelector('#lateness')?.textContent));
 
     check('the dark theme follows prefers-color-scheme');
     await viewer.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
