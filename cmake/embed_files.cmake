@@ -3,7 +3,8 @@
 # dashboard (server/ui/) and fetches nothing at run time. The bytes are hex escapes in a string
 # literal, so any file embeds as it is. Rewritten only when it changes, as embed_text.cmake.
 #
-# Inputs (-D): DIR, the directory (its files, not its subdirectories); OUTPUT, the C++ source;
+# Inputs (-D): DIR, the directory (its files, not its subdirectories, dot files or the .hpp that
+# declares the table); OUTPUT, the C++ source;
 # HEADER, the header that declares delayq::server::ui::ui_files().
 cmake_minimum_required(VERSION 3.21)
 file(GLOB files RELATIVE "${DIR}" "${DIR}/*")
