@@ -47,6 +47,7 @@ struct ServeArgs {
     std::size_t history_max_queues = server::runtime::HistoryRecorderOptions{}.max_queues;
     bool no_schedulers = false;
     bool no_pushers = false;
+    bool no_ui = false;
     PushNetworkArgs push_network;
 };
 
@@ -131,6 +132,7 @@ int serve(const ServeArgs& a, const Invocation& invocation) {
     config.history.max_queues = a.history_max_queues;
     config.schedulers = !a.no_schedulers;
     config.pushers = !a.no_pushers;
+    config.ui = !a.no_ui;
     a.push_network.apply(config.pusher);
     if (a.tls_cert.empty() != a.tls_key.empty()) {
         throw UsageError(
@@ -209,7 +211,8 @@ SIGHUP re-reads the auth file and the TLS certificate; SIGTERM or SIGINT stops
 gracefully (requests under way are answered first). It claims the occurrences of
 every queue's recurring schedules (delayq schedule) unless --no-schedulers, and
 sends the due messages of every queue with a push target (delayq push) unless
---no-pushers.
+--no-pushers. It serves a web dashboard at /ui/ (/ redirects there) unless
+--no-ui.
 
 Examples:
   delayq serve
@@ -280,6 +283,9 @@ Examples:
     cmd.add_flag("--no-pushers", a->no_pushers,
                  "Push no messages to push targets here (default: those of every queue with a "
                  "target; another process, such as `delayq push run`, may push them)");
+    cmd.add_flag("--no-ui", a->no_ui,
+                 "Serve no dashboard at /ui/ (default: served, its data from this API with the "
+                 "user's token)");
     add_push_network_options(cmd, a->push_network);
 }
 

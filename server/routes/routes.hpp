@@ -30,7 +30,12 @@ void add_metrics_routes(http::Router& router, RouteContext& context);
 // GET /v1/openapi.yaml
 void add_openapi_routes(http::Router& router, RouteContext& context);
 
-// Every group.
+// GET /, /ui (302 to /ui/), GET /ui/, /ui/{file}: the dashboard's files (server/ui/). Not one
+// of add_all_routes' API groups: the service adds it unless --no-ui, and the OpenAPI document
+// leaves it out.
+void add_ui_routes(http::Router& router, RouteContext& context);
+
+// Every group of the API.
 void add_all_routes(http::Router& router, RouteContext& context);
 
 }  // namespace delayq::server::routes

@@ -113,6 +113,7 @@ Service::Service(ServiceConfig config)
     if (config_.pushers) pusher_ = std::make_unique<push::Pusher>(client_, config_.pusher);
     http::Router router;
     routes::add_all_routes(router, context_);
+    if (config_.ui) routes::add_ui_routes(router, context_);
     server_ = std::make_unique<http::HttpServer>(server_config(config_, auth_.enabled()),
                                                  std::move(router));
     // The server is made after the routes that read its figures.

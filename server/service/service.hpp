@@ -54,6 +54,9 @@ struct ServiceConfig {
     // --push-ca-file). Any number may run on one Redis; they share each queue's limits.
     bool pushers = true;
     push::PusherOptions pusher{};
+    // The dashboard at /ui/ (off with --no-ui): static files only, which call the API above
+    // with the user's token like any client.
+    bool ui = true;
 };
 
 // `delayq serve`: the HTTP server, its routes, and what they share, stopped in the right order.

@@ -76,8 +76,15 @@ TEST_F(OpenApiTest, ItsOperationsAreTheServersRoutesWithTheirScopes) {
     const auto [status, said] = run_checker(r.body);
     ASSERT_EQ(status, 0) << said;
 
+    // The dashboard's static files (GET /, /ui, /ui/, /ui/{file}: routes/ui_routes.cpp) are
+    // routes of the server but not of the API, so the document leaves them out on purpose; they
+    // are named here so that any other route missing from the document still fails.
+    const std::set<std::string> dashboard = {"/", "/ui", "/ui/", "/ui/{file}"};
     std::set<std::string> routes;
     for (const auto& route : service().router().routes()) {
+        if (route.method == boost::beast::http::verb::get && dashboard.contains(route.pattern)) {
+            continue;
+        }
         routes.insert(std::string(boost::beast::http::to_string(route.method)) + " " +
                       route.pattern + " " + (route.scope.empty() ? "-" : route.scope));
     }

@@ -1,0 +1,60 @@
+// Every queue the token may see: counts by state, rates, and the age of the oldest ready
+// message, polled once a second. Rows are updated in place, so keyboard focus stays put.
+import { api, queuePath } from './api.js';
+import { h, replace } from './dom.js';
+import { count, duration, rate } from './format.js';
+import { Rates } from './rates.js';
+
+const kColumns = ['Scheduled', 'Ready', 'In flight', 'Dead', 'Sent/s', 'Delivered/s', 'Acked/s', 'Oldest ready'];
+
+export function renderOverview(ctx) {
+  const body = h('tbody');
+  const empty = h('p', { class: 'muted', hidden: true }, 'No queues yet: a queue appears once something is sent to it.');
+  const updated = h('p', { class: 'muted small', 'aria-live': 'off' });
+  replace(ctx.main,
+    h('h1', null, 'Queues'),
+    h('div', { class: 'scroll' },
+      h('table', { class: 'data', id: 'queues' },
+        h('caption', { class: 'sr-only' }, 'Queues, counts by state and rates, refreshed every second'),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Queue'), kColumns.map((c) => h('th', { scope: 'col', class: 'num' }, c)))),
+        body)),
+    empty, updated);
+
+  const rows = new Map();  // queue -> cells
+  const rates = new Rates();
+  ctx.every(1000, async () => {
+    const { queues } = await api('GET', '/v1/queues');
+    const details = await Promise.all(queues.map((q) => api('GET', queuePath(q.queue)).catch(() => null)));
+    if (!ctx.alive) return;
+    const seen = new Set();
+    queues.forEach((q, i) => {
+      seen.add(q.queue);
+      let cells = rows.get(q.queue);
+      if (!cells) {
+        cells = kColumns.map(() => h('td', { class: 'num' }));
+        const tr = h('tr', { 'data-queue': q.queue },
+          h('th', { scope: 'row' }, h('a', { href: `#/q/${encodeURIComponent(q.queue)}` }, q.queue)), cells);
+        rows.set(q.queue, cells);
+        insertSorted(body, tr, q.queue);
+      }
+      const d = details[i];
+      const r = d ? rates.update(q.queue, d) : null;
+      const values = [count(q.scheduled), count(q.ready), count(q.in_flight), count(q.dead),
+        rate(r?.sent), rate(r?.delivered), rate(r?.acked), d && q.ready > 0 ? duration(d.stats.oldest_ready_age_ms) : '—'];
+      values.forEach((v, k) => { if (cells[k].textContent !== v) cells[k].textContent = v; });
+      cells[3].classList.toggle('warn', q.dead > 0);
+    });
+    for (const [name, cells] of rows) {
+      if (!seen.has(name)) { cells[0].parentElement.remove(); rows.delete(name); }
+    }
+    empty.hidden = queues.length > 0;
+    updated.textContent = `Updated ${new Date().toLocaleTimeString()}`;
+  });
+}
+
+function insertSorted(body, tr, name) {
+  for (const row of body.rows) {
+    if (row.dataset.queue > name) { body.insertBefore(tr, row); return; }
+  }
+  body.append(tr);
+}
