@@ -7,8 +7,8 @@
 #include "redis/reply.hpp"
 #include "redis/script.hpp"
 
-// The read-only scripts' calls and replies: get.lua, list.lua, stats.lua, timeline.lua. Contracts in the
-// scripts' headers.
+// The read-only scripts' calls and replies: get.lua, list.lua, stats.lua, timeline.lua. Contracts
+// in the scripts' headers.
 namespace delayq::detail::inspect_codec {
 
 std::optional<MessageInfo> decode_get(const Reply& reply, std::string_view id);
