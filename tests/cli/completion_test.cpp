@@ -78,7 +78,7 @@ ask delayq schedule add q n --catch-up ''
         EXPECT_TRUE(has(top, c)) << c << " in: " << lines[1];
     }
     EXPECT_EQ(lines[2], "list requeue purge");
-    EXPECT_EQ(lines[3], "info set pause resume delete");
+    EXPECT_EQ(lines[3], "info timeline set pause resume delete");
     const auto send = split(lines[4]);
     for (const std::string o : {"--help", "--redis", "--delay", "--at", "--id", "--file"}) {
         EXPECT_TRUE(has(send, o)) << o << " in: " << lines[4];
