@@ -13,9 +13,9 @@ namespace delayq::detail {
 // all live in one Redis Cluster slot; scripts receive all of them in KEYS, in this order (the
 // contract in src/lua/lib/keys.lua).
 inline constexpr std::string_view kKeyPrefix = "dq:";
-inline constexpr std::array<std::string_view, 15> kKeySuffixes = {
+inline constexpr std::array<std::string_view, 16> kKeySuffixes = {
     "msg",    "pending",  "inflight", "dead",     "err",       "stats",       "wake", "cold",
-    "blocks", "blockidx", "settings", "lateness", "schedules", "schedclaims", "push"};
+    "blocks", "blockidx", "settings", "lateness", "schedules", "schedclaims", "push", "history"};
 
 // Index of the wake channel in QueueKeys: consumers subscribe to it.
 inline constexpr std::size_t kWakeChannel = 6;

@@ -68,6 +68,17 @@ Timeline QueueAdmin::timeline(Duration bucket, std::size_t buckets) {
     return core_->timeline(*conn, args, bucket);
 }
 
+bool QueueAdmin::record_history() {
+    auto conn = core_->acquire();
+    return core_->record_history(*conn);
+}
+
+std::vector<QueueStats> QueueAdmin::history(TimePoint since) {
+    const detail::ScriptArgs args = detail::inspect_codec::encode_history(since);
+    auto conn = core_->acquire();
+    return core_->history(*conn, args);
+}
+
 QueueStats QueueAdmin::stats() {
     auto conn = core_->acquire();
     return core_->stats(*conn);

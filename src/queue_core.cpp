@@ -125,6 +125,14 @@ Timeline QueueCore::timeline(Connection& conn, const ScriptArgs& args, Duration 
     return inspect_codec::decode_timeline(call(conn, scripts::kTimeline, args), bucket);
 }
 
+bool QueueCore::record_history(Connection& conn) {
+    return inspect_codec::decode_record_history(call(conn, scripts::kHistoryRecord, ScriptArgs{}));
+}
+
+std::vector<QueueStats> QueueCore::history(Connection& conn, const ScriptArgs& args) {
+    return inspect_codec::decode_history(call(conn, scripts::kHistoryGet, args));
+}
+
 MessagePage QueueCore::list(Connection& conn, State state, const PageRequest& page) {
     const ScriptArgs args = inspect_codec::encode_list(state, page);
     return inspect_codec::decode_list(call(conn, scripts::kList, args), state);

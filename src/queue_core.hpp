@@ -70,6 +70,8 @@ class QueueCore {
     QueueStats stats(Connection& conn);
     // args: inspect_codec::encode_timeline's, made before the connection was taken.
     Timeline timeline(Connection& conn, const ScriptArgs& args, Duration bucket);
+    bool record_history(Connection& conn);
+    std::vector<QueueStats> history(Connection& conn, const ScriptArgs& args);
     MessagePage list(Connection& conn, State state, const PageRequest& page);
     // The settings after applying `changes` (settings_codec; none only reads).
     QueueSettings settings(Connection& conn, const ScriptArgs& changes);
@@ -100,7 +102,7 @@ class QueueCore {
   private:
     // One script call on the queue's keys, where the queue's slot is served.
     Reply call(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
-    // The same with the write-only key after them (KEYS[16]), for the scripts that use it.
+    // The same with the write-only key after them (KEYS[17]), for the scripts that use it.
     Reply call_with_secret(Connection& conn, const ScriptSource& script, const ScriptArgs& args);
 
     std::shared_ptr<ClientCore> client_;

@@ -105,6 +105,43 @@ TEST_F(InspectionTest, TimelineCountsPendingMessagesByDueTimeBucket) {
     }
 }
 
+// The history in Redis: a point a period, whichever caller samples first, each the queue's
+// stats then; an hour kept; gone with the queue.
+TEST_F(InspectionTest, HistoryKeepsOnePointAPeriodForAnHour) {
+    Queue q = queue();
+    q.send("a");
+    q.send("b", {.delay = 1h});
+    QueueAdmin a = admin(q);
+    EXPECT_TRUE(a.history(TimePoint{}).empty());
+    const bool first = a.record_history();
+    const bool second = client().admin("q").record_history();
+    EXPECT_TRUE(first);
+    auto points = a.history(TimePoint{});
+    // A second point only when the period turned between the two calls.
+    ASSERT_EQ(points.size(), second ? 2u : 1u);
+    EXPECT_EQ(points[0].ready, 1u);
+    EXPECT_EQ(points[0].scheduled, 1u);
+    EXPECT_EQ(points[0].totals.sent, 2u);
+    EXPECT_EQ(points[0].lateness.buckets.size(), admin(q).stats().lateness.buckets.size());
+    EXPECT_TRUE(a.history(points.back().now + 1min).empty());
+
+    // A point of a period more than an hour before goes with the next write.
+    const std::string key = queue_key("q", "history");
+    const std::int64_t old = server().time_ms() - 2 * 3600 * 1000;
+    ASSERT_EQ(server().integer({"ZADD", key, std::to_string(old), "stale"}), 1);
+    ASSERT_EQ(server().zcard(key), static_cast<long long>(points.size()) + 1);
+    // Writes trim. This period has its point: without it (as when the next period comes),
+    // the next call writes one, and the stale point goes.
+    server().command({"ZREMRANGEBYSCORE", key, std::to_string(old + 1), "+inf"});
+    ASSERT_TRUE(a.record_history());
+    EXPECT_EQ(server().command({"ZSCORE", key, "stale"}).kind, RawReply::Kind::kNil);
+    EXPECT_EQ(server().zcard(key), 1);
+
+    EXPECT_THROW(a.history(from_ms(-1)), InvalidArgument);
+    a.delete_queue(true);
+    EXPECT_TRUE(queue_keys().empty());
+}
+
 TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 1h});

@@ -272,10 +272,10 @@ Examples:
                    "Seal leases with this key (32+ bytes, the same file on every server); "
                    "default: the key every server on the Redis shares, dq:shared-secret")
         ->type_name("FILE");
-    cmd.add_option(
-           "--history-max-queues", a->history_max_queues,
-           "Queues whose history is recorded at once, each a stats read a second (default " +
-               std::to_string(a->history_max_queues) + "; 0: none)")
+    cmd.add_option("--history-max-queues", a->history_max_queues,
+                   "Queues whose history this server samples at once, each a Redis call every 10 s "
+                   "(default " +
+                       std::to_string(a->history_max_queues) + "; 0: none)")
         ->type_name("N");
     cmd.add_flag("--no-schedulers", a->no_schedulers,
                  "Claim no occurrences of recurring schedules here (default: those of every "

@@ -65,6 +65,14 @@ class QueueAdmin {
     // now on (Redis clock), 1 to kMaxTimelineBuckets of at least 1 ms. One script call of a
     // ZCOUNT a bucket, cheap on a queue of millions. Bad arguments throw InvalidArgument.
     Timeline timeline(Duration bucket, std::size_t buckets);
+    // The queue's history in Redis (docs/design.md, History): a point, the queue's stats as
+    // they were, a kHistoryPeriod, kept kHistoryKeep. record_history samples the current
+    // period unless it has a point already: any number of processes may sample a queue, and
+    // the first of a period writes it. Whether this call did. Writes (the writer role).
+    bool record_history();
+    // The points of the periods from `since` on, oldest first; each point's `now` is when it was
+    // taken (Redis clock).
+    std::vector<QueueStats> history(TimePoint since);
     // Messages of one state in the order they leave it (due time, lease deadline, age), a page
     // at a time.
     MessagePage list(State state, const PageRequest& page = {});

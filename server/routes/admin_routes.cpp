@@ -101,7 +101,8 @@ http::HttpResponse delete_queue(RouteContext& ctx, const http::HttpRequest& r) {
 http::HttpResponse history(RouteContext& ctx, const http::HttpRequest& r) {
     ctx.client.admin(r.param("queue"));  // a bad name is a 400, and is never watched
     const bool recording = ctx.history_recorder.watch(r.param("queue"));
-    const auto points = ctx.history.points(r.param("queue"));
+    // Every point Redis holds: an hour's at most (kHistoryKeep).
+    const std::vector<QueueStats> points = ctx.client.admin(r.param("queue")).history(TimePoint{});
     return json_answer(200, history_json(r.param("queue"), points, recording));
 }
 

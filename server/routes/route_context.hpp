@@ -14,7 +14,6 @@
 #include "metrics/request_metrics.hpp"
 #include "metrics/scrape_cache.hpp"
 #include "routes/auth_gate.hpp"
-#include "runtime/history.hpp"
 #include "runtime/history_recorder.hpp"
 #include "runtime/long_poll.hpp"
 #include "runtime/queue_handles.hpp"
@@ -52,7 +51,6 @@ struct RouteContext {
     runtime::LongPollHub& long_polls;
     ScrapeCache& scrapes;
     RequestMetrics& requests;
-    runtime::History& history;
     runtime::HistoryRecorder& history_recorder;
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back
     bool metrics_public = false;  // GET /metrics without a token

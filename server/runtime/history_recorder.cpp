@@ -6,8 +6,8 @@
 
 namespace delayq::server::runtime {
 
-HistoryRecorder::HistoryRecorder(Client client, History& history, HistoryRecorderOptions options)
-    : client_(std::move(client)), history_(history), options_(options) {
+HistoryRecorder::HistoryRecorder(Client client, HistoryRecorderOptions options)
+    : client_(std::move(client)), options_(options) {
     thread_ = std::thread([this] { run(); });
 }
 
@@ -41,11 +41,14 @@ bool HistoryRecorder::watch(const std::string& queue) {
     }
     // A name nobody sent to: recording it would cost Redis a read a second for nothing.
     if (stats.totals.sent == 0) return false;
-    std::lock_guard lock(mu_);
+    std::unique_lock lock(mu_);
     // Checked again: other requests may have filled the last places while this one read.
     if (watched_.size() >= options_.max_queues && !watched_.contains(queue)) return false;
     const auto until = std::chrono::steady_clock::now() + options_.keep_watching;
-    if (watched_.insert_or_assign(queue, until).second) history_.record(queue, stats);
+    const bool first = watched_.insert_or_assign(queue, until).second;
+    lock.unlock();
+    // A first request already gets its period's point, if no server sampled it yet.
+    if (first) record(queue);
     return true;
 }
 
@@ -56,9 +59,10 @@ std::size_t HistoryRecorder::watched() const {
 
 void HistoryRecorder::record(const std::string& queue) {
     try {
-        history_.record(queue, client_.admin(queue).stats());
+        client_.admin(queue).record_history();
+        samples_.fetch_add(1);
     } catch (const std::exception& e) {
-        spdlog::warn("history of {}: reading its totals failed: {}", queue, e.what());
+        spdlog::warn("history of {}: recording a point failed: {}", queue, e.what());
     }
 }
 
@@ -67,15 +71,14 @@ void HistoryRecorder::run() {
     std::unique_lock lock(mu_);
     while (!stopping_) {
         if (cv_.wait_until(lock, next, [this] { return stopping_; })) break;
-        // Steps of `interval` from the start, so that the points stay a second apart on
-        // average even when a read is slow.
+        // Steps of `interval` from the start, so that a slow call does not make this server
+        // skip periods.
         next += options_.interval;
         const auto now = std::chrono::steady_clock::now();
         if (next < now) next = now + options_.interval;
         std::vector<std::string> queues;
         for (auto it = watched_.begin(); it != watched_.end();) {
             if (it->second < now) {
-                history_.forget(it->first);
                 it = watched_.erase(it);
             } else {
                 queues.push_back(it->first);

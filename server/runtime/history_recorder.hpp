@@ -1,32 +1,37 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <delayq/client.hpp>
+#include <delayq/limits.hpp>
 #include <map>
 #include <mutex>
 #include <string>
 #include <thread>
 
-#include "runtime/history.hpp"
-
 namespace delayq::server::runtime {
 
 struct HistoryRecorderOptions {
-    Duration interval = std::chrono::seconds(1);
+    // How often the watched queues are sampled: the history's period, so that each period gets
+    // its point whichever server samples it first.
+    Duration interval = kHistoryPeriod;
     // A queue is recorded from the first request for its history until this long after the
     // last one: a server nobody watches costs Redis nothing for history.
     Duration keep_watching = std::chrono::hours(1);
-    // Queues recorded at once, at most (`delayq serve --history-max-queues`). Each costs Redis a
-    // stats read a second (about 11 commands) and the server about 400 kB for its hour of points.
+    // Queues recorded at once, at most (`delayq serve --history-max-queues`). Each costs Redis
+    // one history_record call a period per server (13 commands) and about 100 kB of
+    // memory for its hour of points, once whatever the number of servers.
     std::size_t max_queues = 100;
 };
 
-// Reads the totals of the watched queues every interval into a History, on its own thread.
-// A failed read is logged and skipped (the history has a gap), never thrown.
+// Samples the watched queues' history in Redis (QueueAdmin::record_history) every interval,
+// on its own thread: any number of servers may watch a queue, and each period gets one point.
+// A failed call is logged and skipped (the history may have a gap), never thrown.
 class HistoryRecorder {
   public:
-    HistoryRecorder(Client client, History& history, HistoryRecorderOptions options = {});
+    explicit HistoryRecorder(Client client, HistoryRecorderOptions options = {});
     ~HistoryRecorder();  // stops
     HistoryRecorder(const HistoryRecorder&) = delete;
     HistoryRecorder& operator=(const HistoryRecorder&) = delete;
@@ -37,7 +42,8 @@ class HistoryRecorder {
     // name that does not exist, or one beyond the cap, starts nothing (and costs Redis one stats
     // read, no more).
     bool watch(const std::string& queue);
-    std::size_t watched() const;  // queues recorded now
+    std::size_t watched() const;                               // queues recorded now
+    std::uint64_t samples() const { return samples_.load(); }  // record_history calls made
     void stop();
 
   private:
@@ -45,12 +51,12 @@ class HistoryRecorder {
     void record(const std::string& queue);
 
     Client client_;
-    History& history_;
     HistoryRecorderOptions options_;
     mutable std::mutex mu_;
     std::condition_variable cv_;
     std::map<std::string, std::chrono::steady_clock::time_point> watched_;  // until when
     bool stopping_ = false;
+    std::atomic<std::uint64_t> samples_{0};
     std::thread thread_;
 };
 

@@ -104,7 +104,6 @@ class Service {
     runtime::LongPollHub long_polls_;
     ScrapeCache scrapes_;
     RequestMetrics requests_;
-    runtime::History history_;
     runtime::HistoryRecorder history_recorder_;
     auth::LeaseKey lease_key_;
     routes::RouteContext context_;

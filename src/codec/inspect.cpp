@@ -194,6 +194,21 @@ QueueStats decode_stats(const Reply& reply) {
     return s;
 }
 
+bool decode_record_history(const Reply& reply) { return reply.at(0).as_int() == 1; }
+
+ScriptArgs encode_history(TimePoint since) {
+    ScriptArgs args;
+    args.add(validate_time(since, "history since"));
+    return args;
+}
+
+std::vector<QueueStats> decode_history(const Reply& reply) {
+    std::vector<QueueStats> points;
+    const auto& all = reply.as_array();
+    for (std::size_t i = 1; i < all.size(); ++i) points.push_back(decode_stats(all[i]));
+    return points;
+}
+
 ScriptArgs encode_timeline(Duration bucket, std::size_t buckets) {
     if (bucket < Duration(1)) throw InvalidArgument("timeline bucket must be at least 1 ms");
     if (buckets < 1 || buckets > kMaxTimelineBuckets) {

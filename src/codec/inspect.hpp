@@ -18,6 +18,11 @@ MessagePage decode_list(const Reply& reply, State state);
 
 QueueStats decode_stats(const Reply& reply);
 
+// history_record.lua's reply: whether it wrote the point.
+bool decode_record_history(const Reply& reply);
+ScriptArgs encode_history(TimePoint since);  // throws InvalidArgument before 1970
+std::vector<QueueStats> decode_history(const Reply& reply);
+
 ScriptArgs encode_timeline(Duration bucket, std::size_t buckets);  // throws InvalidArgument
 Timeline decode_timeline(const Reply& reply, Duration bucket);
 

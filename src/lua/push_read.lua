@@ -1,7 +1,7 @@
 #!lua flags=no-writes
 -- push_read: the whole push target, header values and secrets included, for a pusher (the
 -- pusher role may read the write-only key; no other reading role may).
--- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[16]).
+-- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[17]).
 -- ARGV: none
 -- Returns: {} when the queue has no target; else push_get's reply followed by the header
 --   values (an array, in the names' order) and the secrets (an array).

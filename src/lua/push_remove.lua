@@ -1,7 +1,7 @@
 #!lua flags=allow-oom
 -- push_remove: removes a queue's push target, its credentials and its last answer. The queue's
 -- messages stay. allow-oom: it only frees memory.
--- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[16]).
+-- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[17]).
 -- ARGV: none
 -- Returns: 1 when there was a target, else 0.
 -- @include lib/util.lua

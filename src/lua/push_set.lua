@@ -1,7 +1,7 @@
 #!lua
 -- push_set: sets a queue's push target: what every role may read in the push hash, the header
 -- values and secrets in the write-only key. The same target again writes nothing.
--- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[16]).
+-- KEYS: the queue's keys (lib/keys.lua), then the write-only key (KEYS[17]).
 -- ARGV: 1 url, 2 method ('POST' | 'PUT' | 'PATCH'), 3 content type, 4 request timeout (ms),
 --       5 max in flight, 6 rate (requests per second, 0: none), 7 header count n, then n pairs
 --       of name and value, then the secret count m, then m secrets. The client validated them

@@ -14,23 +14,10 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 -- @include lib/lateness.lua
+-- @include lib/stats.lua
 
 bind_keys(KEYS)
 
 local layout_err = check_layout()
 if layout_err then return layout_err end
-local now = clock()
-local all = redis.call('ZCARD', K.pending)
-local ready = redis.call('ZCOUNT', K.pending, '-inf', str(now))
-local head = head_due() or -1
-local nxt = redis.call('ZRANGEBYSCORE', K.pending, '(' .. str(now), '+inf', 'WITHSCORES',
-                       'LIMIT', 0, 1)
-local got = redis.call('HMGET', K.lateness, 'sum_ms', unpack(LATENESS_FIELDS))
-local lateness = {'sum_ms', got[1] or '0'}
-for b, field in ipairs(LATENESS_FIELDS) do
-    lateness[2 * b + 1], lateness[2 * b + 2] = field, got[b + 1] or '0'
-end
-local next_due = -1
-if nxt[2] then next_due = tonumber(nxt[2]) end
-return {now, all - ready, ready, redis.call('ZCARD', K.inflight), redis.call('ZCARD', K.dead),
-        head, next_due, redis.call('HGETALL', K.stats), lateness}
+return queue_stats(clock())

@@ -32,20 +32,24 @@
 --   KEYS[15] push    hash   the queue's push target as every role may read it (lib/push.lua):
 --                           URL, method, limits, header names, how many secrets; the last
 --                           answer a pusher recorded; the rate limit's tokens
--- Only the scripts that read or write the push target's credentials get a sixteenth key, under
+--   KEYS[16] history zset   point -> its instant (unix ms, a multiple of the period): the
+--                           queue's counts, totals and lateness buckets every period, for an
+--                           hour (lib/history.lua); written by whichever server samples first
+-- Only the scripts that read or write the push target's credentials get a seventeenth key, under
 -- another prefix so that no role's pattern of the queue's keys reaches it:
---   KEYS[16] dqs:{q}:push string the header values and secrets (cmsgpack), write-only
+--   KEYS[17] dqs:{q}:push string the header values and secrets (cmsgpack), write-only
 -- A zset member is the message's SEQ_LEN-character sequence key followed by the caller's id, or
 -- just the sequence key when the id was generated (then the id is the sequence key). The
 -- sequence key sorts in send order, so messages due in the same millisecond leave in send order.
 -- K names them for the helpers. bind_keys fills it in, first thing in every operation: in the
 -- function library the helpers are defined once, before any call's KEYS exist. One call runs at
--- a time, and each binds all of them (the sixteenth nil when not given), so nothing of a call
+-- a time, and each binds all of them (the seventeenth nil when not given), so nothing of a call
 -- before remains.
 local K = {}
 local function bind_keys(keys)
     K.msg, K.pending, K.inflight, K.dead = keys[1], keys[2], keys[3], keys[4]
     K.err, K.stats, K.wake, K.cold, K.blocks = keys[5], keys[6], keys[7], keys[8], keys[9]
     K.blockidx, K.settings, K.lateness = keys[10], keys[11], keys[12]
-    K.schedules, K.schedclaims, K.push, K.pushsecret = keys[13], keys[14], keys[15], keys[16]
+    K.schedules, K.schedclaims, K.push, K.history = keys[13], keys[14], keys[15], keys[16]
+    K.pushsecret = keys[17]
 end
