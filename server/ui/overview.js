@@ -4,6 +4,7 @@ import { api, queuePath } from './api.js';
 import { h, replace } from './dom.js';
 import { count, duration, rate } from './format.js';
 import { Rates } from './rates.js';
+import { renderRedisPanel } from './redis.js';
 
 const kColumns = ['Scheduled', 'Ready', 'In flight', 'Dead', 'Sent/s', 'Delivered/s', 'Acked/s', 'Oldest ready'];
 
@@ -11,6 +12,7 @@ export function renderOverview(ctx) {
   const body = h('tbody');
   const empty = h('p', { class: 'muted', hidden: true }, 'No queues yet: a queue appears once something is sent to it.');
   const updated = h('p', { class: 'muted small', 'aria-live': 'off' });
+  const redis = h('section', { class: 'panel', id: 'redis', 'aria-labelledby': 'redis-h' });
   replace(ctx.main,
     h('h1', null, 'Queues'),
     h('div', { class: 'scroll' },
@@ -18,7 +20,8 @@ export function renderOverview(ctx) {
         h('caption', { class: 'sr-only' }, 'Queues, counts by state and rates, refreshed every second'),
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Queue'), kColumns.map((c) => h('th', { scope: 'col', class: 'num' }, c)))),
         body)),
-    empty, updated);
+    empty, updated, redis);
+  renderRedisPanel(ctx, redis);
 
   const rows = new Map();  // queue -> cells
   const rates = new Rates();

@@ -203,6 +203,13 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('#queues tr[data-queue="emails"]')?.cells[5].textContent !== '—');
     await shot(page, 'overview');
 
+    check('the Redis panel: the primary, its eviction policy and the engine');
+    await page.waitForSelector('#redis tbody tr');
+    const redisPanel = await text(page, '#redis');
+    assert.ok(redisPanel.includes('noeviction'), redisPanel);
+    assert.ok(/Engine: (functions|scripts)/.test(redisPanel), redisPanel);
+    assert.equal(await page.$('#redis [role=alert]'), null, 'no eviction warning for noeviction');
+
     check('the queue page: counts, settings, timeline');
     await page.click('#queues a[href="#/q/orders"]');
     await page.waitForFunction(() => document.querySelector('dl.counts dd')?.textContent === '10');
