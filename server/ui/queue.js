@@ -7,6 +7,7 @@ import { count, duration, rate, relative, time } from './format.js';
 import { Rates } from './rates.js';
 import { handleError } from './app.js';
 import { renderTimeline } from './timeline.js';
+import { renderHistory } from './history.js';
 import { renderSettings } from './settings.js';
 import { renderSchedules } from './schedules.js';
 import { renderPushTarget } from './push.js';
@@ -30,6 +31,7 @@ export async function renderQueue(ctx, queue) {
   const pauseSlot = h('span');
   const facts = { lateness: h('dd', { id: 'lateness' }, '…'), oldest: h('dd'), next: h('dd'), oldestDue: h('dd'), sent: h('dd'), delivered: h('dd'), acked: h('dd') };
   const timeline = h('section', { class: 'panel', id: 'timeline', 'aria-labelledby': 'timeline-h', hidden: true });
+  const history = h('section', { class: 'panel', id: 'history', 'aria-labelledby': 'history-h' });
   const settings = h('section', { class: 'panel', id: 'settings', 'aria-labelledby': 'settings-h' });
   const schedules = h('section', { class: 'panel', id: 'schedules', 'aria-labelledby': 'schedules-h' });
   const push = h('section', { class: 'panel', id: 'push', 'aria-labelledby': 'push-h' });
@@ -51,6 +53,7 @@ export async function renderQueue(ctx, queue) {
         h('div', null, h('dt', null, 'Delivered/s'), facts.delivered),
         h('div', null, h('dt', null, 'Acked/s'), facts.acked))),
     timeline,
+    history,
     h('div', { class: 'panels' }, settings, sendPanel(queue), schedules, push));
 
   const rates = new Rates();
@@ -90,6 +93,7 @@ export async function renderQueue(ctx, queue) {
   watchLateness(ctx, queue, facts.lateness);
   renderSettings(ctx, settings, queue, detail.settings);
   renderTimeline(ctx, timeline, queue);
+  renderHistory(ctx, history, queue);
   renderSchedules(ctx, schedules, queue);
   renderPushTarget(ctx, push, queue);
 }

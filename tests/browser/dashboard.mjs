@@ -239,6 +239,13 @@ async function main() {
     await shot(page, 'queue');
     await unfake?.();
 
+    check('the last hour, from the history in Redis: charts once two points are 10 s apart');
+    await page.waitForSelector('#history p');
+    await page.waitForSelector('#history-latest', { timeout: 45000 });
+    const latest = await text(page, '#history-latest');
+    assert.ok(/sent [0-9.]+\/s, delivered [0-9.]+\/s, acked [0-9.]+\/s/.test(latest), latest);
+    assert.equal(await page.$$eval('#history svg.history', (c) => c.length), 3, 'three charts');
+
     check('schedules: listed, their next occurrences, a trigger');
     await page.waitForSelector('#schedules tbody tr');
     assert.ok((await text(page, '#schedules tbody')).includes('30 2 * * *'));
