@@ -19,39 +19,13 @@ npm_install "$here" "$work" "the dashboard's browser test"
 # Node finds the package from the script's own directory.
 cp "$here/dashboard.mjs" "$work/dashboard.mjs"
 
-scratch=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-redis-server --port 0 --unixsocket "$scratch/redis.sock" --dir "$scratch" --save '' \
-    >"$scratch/redis.log" 2>&1 &
-pids+=($!)
-url=unix://$scratch/redis.sock
-for _ in $(seq 100); do
-    redis-cli -s "$scratch/redis.sock" ping >/dev/null 2>&1 && break
-    sleep 0.1
-done
+source "$here/../support/serve_scratch.sh"
+start_redis
 
 auth=$scratch/auth
 admin=$("$delayq" token new --name ops --scopes admin,send,consume --queues '*' --auth-file "$auth")
 reader=$("$delayq" token new --name viewer --scopes read --queues '*' --auth-file "$auth")
 
-# Prints the port `delayq serve` (its log in $1) listens on, once it does.
-port_of() {
-    local port=
-    for _ in $(seq 300); do
-        port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$1")
-        [[ -n $port ]] && break
-        sleep 0.1
-    done
-    [[ -n $port ]] || fail "delayq serve did not start: $(cat "$1")"
-    echo "$port"
-}
 # No pushers: the test's push target names a host that is not there, and its queue's
 # messages must stay where the pages show them.
 "$delayq" serve --listen 127.0.0.1:0 --redis "$url" --auth-file "$auth" --io-threads 1 \

@@ -4,33 +4,13 @@
 # usage: http_example_test.sh DELAYQ_BINARY QUICKSTART_PY
 set -euo pipefail
 delayq=$1 example=$2
-scratch=$(mktemp -d)
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-redis-server --port 0 --unixsocket "$scratch/redis.sock" --dir "$scratch" --save '' \
-    >"$scratch/redis.log" 2>&1 &
-pids+=($!)
-url=unix://$scratch/redis.sock
-for _ in $(seq 100); do
-    redis-cli -s "$scratch/redis.sock" ping >/dev/null 2>&1 && break
-    sleep 0.1
-done
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../support/serve_scratch.sh"
+start_redis
 
 "$delayq" serve --listen 127.0.0.1:0 --redis "$url" --io-threads 1 2>"$scratch/serve.log" &
 pids+=($!)
-port=
-for _ in $(seq 300); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9]*\).*/\1/p' "$scratch/serve.log")
-    [[ -n $port ]] && break
-    sleep 0.1
-done
-[[ -n $port ]] || fail "delayq serve did not start: $(cat "$scratch/serve.log")"
+port=$(port_of "$scratch/serve.log")
 
 out=$(python3 "$example" "http://127.0.0.1:$port") || fail "the example failed: $out"
 echo "$out"
