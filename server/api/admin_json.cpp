@@ -115,6 +115,22 @@ TimelineQuery parse_timeline_query(const QueryParams& params) {
     return q;
 }
 
+Json overview_json(std::span<const QueueCounts> queues, bool truncated) {
+    Json list = Json::array();
+    for (const QueueCounts& q : queues) {
+        Json item = json::counts_json(q.stats);
+        item["queue"] = q.queue;
+        item["now_ms"] = json::unix_ms(q.stats.now);
+        item["oldest_ready_age_ms"] =
+            q.stats.ready > 0 ? Json(q.stats.oldest_ready_age.count()) : Json();
+        item["sent"] = q.stats.totals.sent;
+        item["delivered"] = q.stats.totals.delivered;
+        item["acked"] = q.stats.totals.acked;
+        list.push_back(std::move(item));
+    }
+    return {{"truncated", truncated}, {"queues", std::move(list)}};
+}
+
 Json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes) {
     Json list = Json::array();
     for (const RedisNodeInfo& n : nodes) {

@@ -52,6 +52,11 @@ TimelineQuery parse_timeline_query(const QueryParams& params);
 // The answer is json::timeline_json (common/json/queue.hpp), which `delayq queue timeline
 // --json` writes too.
 
+// GET /v1/overview: {"truncated", "queues": [{"queue", "now_ms" (the Redis time of its read),
+// "scheduled", "ready", "in_flight", "dead", "oldest_ready_age_ms" (null when none is ready),
+// "sent", "delivered", "acked"}...]}
+nlohmann::json overview_json(std::span<const QueueCounts> queues, bool truncated);
+
 // GET /v1/redis: {"engine": {"mode", "reason"}, "nodes": [{"address", "version",
 // "used_memory", "maxmemory", "maxmemory_policy", "evicts", "connected_clients"}...]}
 nlohmann::json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes);

@@ -6,8 +6,8 @@
 
 namespace delayq::server {
 
-ScrapeCache::ScrapeCache(Client client, Duration max_age)
-    : client_(std::move(client)), max_age_(max_age) {}
+ScrapeCache::ScrapeCache(Client client, Duration max_age, std::size_t max_queues)
+    : client_(std::move(client)), max_age_(max_age), max_queues_(max_queues) {}
 
 std::shared_ptr<const Scrape> ScrapeCache::get() {
     std::lock_guard lock(mu_);
@@ -30,8 +30,10 @@ std::shared_ptr<const Scrape> ScrapeCache::read() const {
         const auto start = std::chrono::steady_clock::now();
         client_.ping();
         scrape->redis_roundtrip = std::chrono::steady_clock::now() - start;
-        for (const auto& name : client_.queues()) {
-            scrape->queues.push_back({name, client_.admin(name).stats()});
+        const std::vector<std::string> names = client_.queues();
+        scrape->truncated = names.size() > max_queues_;
+        for (std::size_t i = 0; i < names.size() && i < max_queues_; ++i) {
+            scrape->queues.push_back({names[i], client_.admin(names[i]).stats()});
         }
         scrape->redis_up = true;
     } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <delayq/client.hpp>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,6 +17,7 @@ namespace delayq::server {
 struct Scrape {
     std::chrono::steady_clock::time_point read_at;
     std::vector<QueueSample> queues;  // sorted by name
+    bool truncated = false;           // more queues than the cache reads: the first by name
     bool redis_up = false;            // false: the read failed, `queues` is empty
     // Of a PING at the read, when it was answered: none when Redis is down, whose roundtrip
     // is unknown rather than 0.
@@ -27,7 +29,10 @@ struct Scrape {
 // come meanwhile wait for and share that read. Thread-safe.
 class ScrapeCache {
   public:
-    ScrapeCache(Client client, Duration max_age);
+    // At most `max_queues` queues are read, the first by name, so that one read stays bounded
+    // on a Redis with thousands of queues.
+    ScrapeCache(Client client, Duration max_age,
+                std::size_t max_queues = std::numeric_limits<std::size_t>::max());
 
     // The figures, read anew when the last read is older than max_age. Never throws for Redis:
     // a failed read answers redis_up false.
@@ -40,6 +45,7 @@ class ScrapeCache {
 
     Client client_;
     Duration max_age_;
+    std::size_t max_queues_;
     mutable std::mutex mu_;  // held during a read, so concurrent scrapers share it
     std::shared_ptr<const Scrape> last_;
     std::uint64_t reads_ = 0;

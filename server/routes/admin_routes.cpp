@@ -20,6 +20,7 @@ constexpr std::string_view kPurge = "/v1/queues/{queue}/dead/purge";
 constexpr std::string_view kHistory = "/v1/queues/{queue}/history";
 constexpr std::string_view kTimeline = "/v1/queues/{queue}/timeline";
 constexpr std::string_view kRedis = "/v1/redis";
+constexpr std::string_view kOverview = "/v1/overview";
 
 // The queues the caller's token covers (all of them without an auth file).
 http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
@@ -50,6 +51,22 @@ http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
     return json_answer(
         200, json::timeline_json(r.param("queue"),
                                  ctx.client.admin(r.param("queue")).timeline(q.bucket, q.buckets)));
+}
+
+// The dashboard's first page, which every open page polls each second: the queues the token
+// covers from one shared read of Redis (at most one a second per server, of at most 1000
+// queues), so that fifty open pages cost Redis what one does.
+http::HttpResponse overview(RouteContext& ctx, const http::HttpRequest& r) {
+    const std::shared_ptr<const Scrape> scrape = ctx.overview.get();
+    if (!scrape->redis_up) throw ConnectionError("Redis did not answer the overview's read");
+    const auto table = ctx.auth.table();
+    const TokenEntry* entry = table ? table->find(r.bearer_token()) : nullptr;
+    std::vector<QueueCounts> queues;
+    for (const QueueSample& q : scrape->queues) {
+        if (table && (entry == nullptr || !entry->covers(q.queue))) continue;
+        queues.push_back({q.queue, q.stats});
+    }
+    return json_answer(200, overview_json(queues, scrape->truncated));
 }
 
 // For the operators' Redis panel: whether it can evict, how full it is, which engine runs.
@@ -127,6 +144,8 @@ void add_admin_routes(http::Router& router, RouteContext& context) {
     add_blocking_route(router, context, http::Verb::get, kTimeline, read, bind(timeline));
     add_blocking_route(router, context, http::Verb::get, kRedis, Access::any(Scope::kRead),
                        bind(redis));
+    add_blocking_route(router, context, http::Verb::get, kOverview, Access::any(Scope::kRead),
+                       bind(overview));
 }
 
 }  // namespace delayq::server::routes

@@ -50,6 +50,7 @@ struct RouteContext {
     runtime::WorkerPool& pool;
     runtime::LongPollHub& long_polls;
     ScrapeCache& scrapes;
+    ScrapeCache& overview;  // GET /v1/overview's: read at most once a second, a bounded number
     RequestMetrics& requests;
     runtime::HistoryRecorder& history_recorder;
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back

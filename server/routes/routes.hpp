@@ -16,7 +16,8 @@ void add_message_routes(http::Router& router, RouteContext& context);
 // .../reject
 void add_lease_routes(http::Router& router, RouteContext& context);
 // GET /v1/queues, GET|PATCH|DELETE /v1/queues/{queue}, GET .../messages (a page),
-// POST .../dead/requeue, .../dead/purge, GET .../history, GET .../timeline, GET /v1/redis
+// POST .../dead/requeue, .../dead/purge, GET .../history, GET .../timeline, GET /v1/redis,
+// GET /v1/overview
 void add_admin_routes(http::Router& router, RouteContext& context);
 // GET|POST /v1/queues/{queue}/schedules, GET|PUT|DELETE .../schedules/{name},
 // POST .../{name}/trigger, .../pause, .../resume, GET .../{name}/next

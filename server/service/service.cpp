@@ -45,6 +45,11 @@ ClientOptions client_options(const ServiceConfig& config) {
 
 // Queues with a send line of their own at once; each costs a thread while it sends.
 constexpr std::size_t kQueueHandles = 1024;
+// GET /v1/overview (the dashboard's first page, polled each second by every open page): one
+// read of Redis a second per server, whatever the pages, of at most this many queues (each a
+// stats call of about 10 commands).
+constexpr Duration kOverviewMaxAge = std::chrono::seconds(1);
+constexpr std::size_t kOverviewMaxQueues = 1000;
 
 // The queue handles send with QueueOptions' defaults: the payload limit of every send, and of the
 // payload of each schedule's spec.
@@ -91,6 +96,7 @@ Service::Service(ServiceConfig config)
       queues_(client_, kQueueHandles),
       long_polls_(client_, pool_post(pool_), config_.long_polls),
       scrapes_(client_, config_.scrape_interval),
+      overview_(client_, kOverviewMaxAge, kOverviewMaxQueues),
       history_recorder_(client_, config_.history),
       lease_key_(config_.lease_key_file, client_),
       context_{client_,
@@ -99,6 +105,7 @@ Service::Service(ServiceConfig config)
                pool_,
                long_polls_,
                scrapes_,
+               overview_,
                requests_,
                history_recorder_,
                lease_key_,

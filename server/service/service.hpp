@@ -93,6 +93,8 @@ class Service {
     const http::Router& router() const { return server_->router(); }
     runtime::WorkerPool& pool() { return pool_; }
     runtime::LongPollHub& long_polls() { return long_polls_; }
+    // Redis reads GET /v1/overview made: at most one a second, however many pages poll it.
+    std::uint64_t overview_reads() const { return overview_.reads(); }
     runtime::HistoryRecorder& history_recorder() { return history_recorder_; }
 
   private:
@@ -103,6 +105,7 @@ class Service {
     runtime::QueueHandles queues_;
     runtime::LongPollHub long_polls_;
     ScrapeCache scrapes_;
+    ScrapeCache overview_;
     RequestMetrics requests_;
     runtime::HistoryRecorder history_recorder_;
     auth::LeaseKey lease_key_;

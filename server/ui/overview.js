@@ -1,6 +1,7 @@
 // Every queue the token may see: counts by state, rates, and the age of the oldest ready
-// message, polled once a second. Rows are updated in place, so keyboard focus stays put.
-import { api, queuePath } from './api.js';
+// message, polled once a second from GET /v1/overview (one shared read of Redis a second per
+// server, however many pages are open). Rows are updated in place, so keyboard focus stays put.
+import { api } from './api.js';
 import { h, replace } from './dom.js';
 import { count, duration, rate } from './format.js';
 import { Rates } from './rates.js';
@@ -26,11 +27,10 @@ export function renderOverview(ctx) {
   const rows = new Map();  // queue -> cells
   const rates = new Rates();
   ctx.every(1000, async () => {
-    const { queues } = await api('GET', '/v1/queues');
-    const details = await Promise.all(queues.map((q) => api('GET', queuePath(q.queue)).catch(() => null)));
+    const { queues } = await api('GET', '/v1/overview');
     if (!ctx.alive) return;
     const seen = new Set();
-    queues.forEach((q, i) => {
+    queues.forEach((q) => {
       seen.add(q.queue);
       let cells = rows.get(q.queue);
       if (!cells) {
@@ -40,10 +40,9 @@ export function renderOverview(ctx) {
         rows.set(q.queue, cells);
         insertSorted(body, tr, q.queue);
       }
-      const d = details[i];
-      const r = d ? rates.update(q.queue, d) : null;
+      const r = rates.update(q.queue, { stats: { now_ms: q.now_ms }, totals: q });
       const values = [count(q.scheduled), count(q.ready), count(q.in_flight), count(q.dead),
-        rate(r?.sent), rate(r?.delivered), rate(r?.acked), d && q.ready > 0 ? duration(d.stats.oldest_ready_age_ms) : '—'];
+        rate(r?.sent), rate(r?.delivered), rate(r?.acked), q.oldest_ready_age_ms === null ? '—' : duration(q.oldest_ready_age_ms)];
       values.forEach((v, k) => { if (cells[k].textContent !== v) cells[k].textContent = v; });
       cells[3].classList.toggle('warn', q.dead > 0);
     });

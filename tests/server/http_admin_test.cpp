@@ -219,6 +219,30 @@ TEST_F(HttpAdminTest, TheRedisPanelShowsEachPrimaryAndTheEngine) {
     EXPECT_GT(body["nodes"][0]["used_memory"].get<std::uint64_t>(), 0u);
 }
 
+// The dashboard's overview: one shared read of Redis a second, however many pages poll it.
+TEST_F(HttpAdminTest, TheOverviewIsOneSharedReadASecond) {
+    client().queue("a").send("m");
+    client().queue("b").send("m", {.delay = std::chrono::hours(1)});
+    const std::uint64_t before = service().overview_reads();
+    const HttpResult first = http().get("/v1/overview");
+    ASSERT_EQ(first.status, 200u) << first.body;
+    const json o = first.json();
+    EXPECT_EQ(o["truncated"], false);
+    ASSERT_EQ(o["queues"].size(), 2u);
+    EXPECT_EQ(o["queues"][0]["queue"], "a");
+    EXPECT_EQ(o["queues"][0]["ready"], 1);
+    EXPECT_EQ(o["queues"][0]["sent"], 1);
+    EXPECT_TRUE(o["queues"][0]["oldest_ready_age_ms"].is_number());
+    EXPECT_TRUE(o["queues"][1]["oldest_ready_age_ms"].is_null());
+    // Asked again at once, by this page or fifty others: the same read answers.
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(http().get("/v1/overview").status, 200u);
+    EXPECT_LE(service().overview_reads() - before, 2u) << "at most a read a second";
+    // A new read comes within a second and shows what changed.
+    client().queue("c").send("m");
+    ASSERT_TRUE(
+        eventually([&] { return http().get("/v1/overview").json()["queues"].size() == 3; }));
+}
+
 // Without an auth file every request may do everything, and GET /v1/token says so.
 TEST_F(HttpAdminTest, WithoutAnAuthFileTheTokenRouteGrantsEverything) {
     const HttpResult r = http().get("/v1/token");

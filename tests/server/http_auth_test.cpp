@@ -67,6 +67,22 @@ TEST_F(HttpAuthTest, TheRightTokenIsServed) {
 
 // GET /v1/token: any token may ask what it may do, whatever its scopes; the token itself and
 // its hash are never in the answer.
+// The overview is one read shared by every token, filtered by each token's patterns.
+TEST_F(HttpAuthTest, TheOverviewShowsATokenOnlyItsQueues) {
+    ASSERT_EQ(send("orders-1", sender_).status, 201u);
+    ASSERT_EQ(send("billing", sender_).status, 403u);
+    Client(redis().url()).queue("billing").send("x");
+    const std::string orders_reader = add_token("orders-reader", "read", "orders*");
+    service().reload_auth();
+    const HttpResult mine = http().get("/v1/overview", orders_reader);
+    ASSERT_EQ(mine.status, 200u) << mine.body;
+    ASSERT_EQ(mine.json()["queues"].size(), 1u) << mine.body;
+    EXPECT_EQ(mine.json()["queues"][0]["queue"], "orders-1");
+    EXPECT_EQ(mine.body.find("billing"), std::string::npos);
+    EXPECT_EQ(http().get("/v1/overview", reader_).json()["queues"].size(), 2u);
+    EXPECT_EQ(http().get("/v1/overview", sender_).status, 403u) << "send alone does not read";
+}
+
 TEST_F(HttpAuthTest, ATokenSaysItsNameScopesAndQueues) {
     const HttpResult mine = http().get("/v1/token", sender_);
     ASSERT_EQ(mine.status, 200u) << mine.body;
