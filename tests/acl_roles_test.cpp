@@ -93,6 +93,7 @@ TEST_F(AclRolesTest, ReaderReadsAndWaitsOnItsQueues) {
     EXPECT_EQ(a.list(State::kInFlight).messages.size(), 1u);
     EXPECT_EQ(a.list(State::kDead).messages.size(), 1u);
     EXPECT_EQ(a.get("r1")->payload, "ready-1");
+    EXPECT_TRUE(a.history(TimePoint{}).empty());
     EXPECT_EQ(reader.queues(), std::vector<std::string>{"orders-1"});
 
     // On an empty queue a send signals the wake channel.
@@ -161,6 +162,11 @@ TEST_F(AclRolesTest, WriterSendsConsumesAndManagesButCannotDelete) {
     EXPECT_EQ(a.update_settings({.max_attempts = 3}).max_attempts, 3);
     a.pause();
     a.resume();
+    // A server of the writer role samples the history (and trims it): every command it needs
+    // is the role's. A stale point makes the trim run.
+    ASSERT_EQ(server().integer({"ZADD", queue_key("orders", "history"), "1", "stale"}), 1);
+    EXPECT_TRUE(a.record_history());
+    EXPECT_EQ(a.history(TimePoint{}).size(), 1u);
     EXPECT_EQ(a.stats().ready, 1u);
 
     const auto before = snapshot();

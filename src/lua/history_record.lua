@@ -24,5 +24,7 @@ if redis.call('ZCOUNT', K.history, period, period) > 0 then return {0, period} e
 -- The point keeps its own instant (now), which rates are computed from; the score, the
 -- period's, is what makes a second point of the period visible.
 redis.call('ZADD', K.history, period, cmsgpack.pack(queue_stats(now)))
-redis.call('ZREMRANGEBYSCORE', K.history, '-inf', '(' .. str(period - HISTORY_KEEP_MS))
+-- By rank, from the count of the old ones: the writer role's commands have ZREMRANGEBYRANK.
+local old = redis.call('ZCOUNT', K.history, '-inf', '(' .. str(period - HISTORY_KEEP_MS))
+if old > 0 then redis.call('ZREMRANGEBYRANK', K.history, 0, old - 1) end
 return {1, period}
