@@ -26,14 +26,13 @@ bool PushQueue::refresh() {
     std::optional<PushTargets::ForPusher> read = targets_.read_for_pusher();
     if (!read) {
         target_.reset();
-        usable_ = false;
+        signer_.reset();
         return false;
     }
     if (target_ && target_->updated == read->updated) return true;
     target_ = std::move(read);
-    usable_ = false;
+    signer_.reset();
     signer_ = std::make_unique<WebhookSigner>(target_->target.secrets);
-    usable_ = true;
     wake();
     return true;
 }

@@ -38,8 +38,8 @@ class PushQueue {
     // Throws Error (Redis); InvalidArgument for stored secrets this build refuses, after which
     // the queue is not pushed until its target changes.
     bool refresh();
-    // The target to push to; nullopt when there is none or it cannot be used.
-    const PushTarget* target() const { return usable_ ? &target_->target : nullptr; }
+    // The target to push to; null when there is none or it cannot be used (no signer made).
+    const PushTarget* target() const { return signer_ ? &target_->target : nullptr; }
     const WebhookSigner& signer() const { return *signer_; }
 
     // Asks for a lease call at the next turn of the loop.
@@ -70,8 +70,7 @@ class PushQueue {
     PushTargets targets_;
     Waiter waiter_;
     std::optional<PushTargets::ForPusher> target_;
-    std::unique_ptr<WebhookSigner> signer_;
-    bool usable_ = false;
+    std::unique_ptr<WebhookSigner> signer_;  // null while the target is absent or unusable
     std::atomic<bool> wake_{true};
     Waiter::Subscription subscription_;
 };

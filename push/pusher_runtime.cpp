@@ -105,7 +105,7 @@ void PusherRuntime::run() {
             settle(take_done(), now);
             for (auto& [name, queue] : queues_) {
                 if (in_flight_ >= options_.max_in_flight) break;
-                if (queue->retry_at <= now && queue->take_wake()) lease(*queue, now);
+                if (queue->retry_at <= now && queue->take_wake()) lease(queue, now);
             }
             // A lease that filled its batch asked for another at once; a queue that failed
             // waits for its back-off.
@@ -237,7 +237,8 @@ void PusherRuntime::follow(const std::string& name) {
     stats_.queues.emplace(name, PushQueueStats{});
 }
 
-void PusherRuntime::lease(PushQueue& queue, Steady::time_point now) {
+void PusherRuntime::lease(const std::shared_ptr<PushQueue>& shared, Steady::time_point now) {
+    PushQueue& queue = *shared;
     const PushTarget* target = queue.target();
     if (target == nullptr) return;
     const std::size_t room =
@@ -263,7 +264,6 @@ void PusherRuntime::lease(PushQueue& queue, Steady::time_point now) {
     }
     queue.limited = leased.limited;
     const Steady::time_point at = Steady::now();
-    const std::shared_ptr<PushQueue> shared = queues_.at(queue.name());
     for (const Delivery& d : leased.fetch.deliveries) send(shared, d, at);
     // As many as there was room for: more may be due at once.
     if (leased.fetch.deliveries.size() == room && !leased.limited) queue.wake();
@@ -272,12 +272,8 @@ void PusherRuntime::lease(PushQueue& queue, Steady::time_point now) {
 void PusherRuntime::send(const std::shared_ptr<PushQueue>& queue, const Delivery& delivery,
                          Steady::time_point leased) {
     const PushTarget& target = *queue->target();
-    const auto unix_seconds = std::chrono::duration_cast<std::chrono::seconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count();
-    HttpRequest request{target.url, target.method,
-                        push_headers(target, queue->signer(), delivery, unix_seconds),
-                        delivery.payload(), target.request_timeout};
+    HttpRequest request =
+        push_request(target, queue->signer(), delivery, std::chrono::system_clock::now());
     ++queue->in_flight;
     ++in_flight_;
     {

@@ -48,7 +48,7 @@ class PusherRuntime {
     void run();
     void discover(Steady::time_point now);
     void follow(const std::string& name);
-    void lease(PushQueue& queue, Steady::time_point now);
+    void lease(const std::shared_ptr<PushQueue>& queue, Steady::time_point now);
     void send(const std::shared_ptr<PushQueue>& queue, const Delivery& delivery,
               Steady::time_point leased);
     void settle(std::vector<Done> done, Steady::time_point now);

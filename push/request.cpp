@@ -35,4 +35,13 @@ std::vector<std::string> push_headers(const PushTarget& target, const WebhookSig
     return out;
 }
 
+HttpRequest push_request(const PushTarget& target, const WebhookSigner& signer,
+                         const Delivery& delivery, std::chrono::system_clock::time_point now) {
+    const auto unix_seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+    return HttpRequest{target.url, target.method,
+                       push_headers(target, signer, delivery, unix_seconds), delivery.payload(),
+                       target.request_timeout};
+}
+
 }  // namespace delayq::push

@@ -48,12 +48,8 @@ int test(const TestArgs& a, const Invocation& invocation) {
     const auto now = std::chrono::time_point_cast<Duration>(std::chrono::system_clock::now());
     const std::string id = "test-" + std::to_string(now.time_since_epoch().count());
     const Delivery delivery(a.queue, Lease(id, 0), a.payload, 1, 1, now, now);
-    const auto unix_seconds =
-        std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
-    push::HttpRequest request{
-        target.url, target.method,
-        push::push_headers(target, push::WebhookSigner(target.secrets), delivery, unix_seconds),
-        a.payload, target.request_timeout};
+    push::HttpRequest request =
+        push::push_request(target, push::WebhookSigner(target.secrets), delivery, now);
 
     std::promise<push::HttpAnswer> promise;
     std::future<push::HttpAnswer> future = promise.get_future();

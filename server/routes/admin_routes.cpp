@@ -24,11 +24,10 @@ constexpr std::string_view kOverview = "/v1/overview";
 
 // The queues the caller's token covers (all of them without an auth file).
 http::HttpResponse list_queues(RouteContext& ctx, const http::HttpRequest& r) {
-    const auto table = ctx.auth.table();
-    const TokenEntry* entry = table ? table->find(r.bearer_token()) : nullptr;
+    const auto shown = ctx.auth.shows(r.bearer_token());
     std::vector<QueueCounts> queues;
     for (const auto& name : ctx.client.queues()) {
-        if (table && (entry == nullptr || !entry->covers(name))) continue;
+        if (!shown(name)) continue;
         queues.push_back({name, ctx.client.admin(name).stats()});
     }
     return json_answer(200, queue_list_json(queues));
@@ -59,11 +58,10 @@ http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
 http::HttpResponse overview(RouteContext& ctx, const http::HttpRequest& r) {
     const std::shared_ptr<const Scrape> scrape = ctx.overview.get();
     if (!scrape->redis_up) throw ConnectionError("Redis did not answer the overview's read");
-    const auto table = ctx.auth.table();
-    const TokenEntry* entry = table ? table->find(r.bearer_token()) : nullptr;
+    const auto shown = ctx.auth.shows(r.bearer_token());
     std::vector<QueueCounts> queues;
     for (const QueueSample& q : scrape->queues) {
-        if (table && (entry == nullptr || !entry->covers(q.queue))) continue;
+        if (!shown(q.queue)) continue;
         queues.push_back({q.queue, q.stats});
     }
     return json_answer(200, overview_json(queues, scrape->truncated));

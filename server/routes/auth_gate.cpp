@@ -19,6 +19,15 @@ std::shared_ptr<const TokenTable> AuthGate::table() const {
     return table_;
 }
 
+std::function<bool(std::string_view)> AuthGate::shows(std::string_view token) const {
+    const std::shared_ptr<const TokenTable> table = this->table();
+    if (!table) return [](std::string_view) { return true; };
+    // The table is kept with the entry it holds, so that a reload cannot free it meanwhile.
+    const TokenEntry* entry = table->find(token);
+    return
+        [table, entry](std::string_view queue) { return entry != nullptr && entry->covers(queue); };
+}
+
 AuthGate::Verdict AuthGate::check(std::string_view token, const Access& access,
                                   std::string_view queue) const {
     if (!file_ || access.kind == Access::Kind::kOpen) return {};

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,9 @@ class AuthGate {
     Verdict check(std::string_view token, const Access& access, std::string_view queue) const;
     // The entry of a token, for routes that show only the queues it covers; null without auth.
     std::shared_ptr<const TokenTable> table() const;
+    // Whether a listing shows `token` a queue: every queue without an auth file, else those its
+    // entry's patterns cover (none for a token the file lacks).
+    std::function<bool(std::string_view queue)> shows(std::string_view token) const;
 
   private:
     std::optional<std::filesystem::path> file_;

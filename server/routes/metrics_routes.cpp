@@ -13,12 +13,9 @@ constexpr const char* kTextFormat = "text/plain; version=0.0.4; charset=utf-8";
 http::HttpResponse metrics(RouteContext& ctx, const http::HttpRequest& request) {
     std::shared_ptr<const Scrape> scrape = ctx.scrapes.get();
     ServiceFigures figures = ctx.figures();
-    const auto table = ctx.auth.table();
-    if (!ctx.metrics_public && table) {
-        const TokenEntry* entry = table->find(request.bearer_token());
-        const auto hidden = [entry](const std::string& queue) {
-            return entry == nullptr || !entry->covers(queue);
-        };
+    if (!ctx.metrics_public && ctx.auth.enabled()) {
+        const auto shown = ctx.auth.shows(request.bearer_token());
+        const auto hidden = [&shown](const std::string& queue) { return !shown(queue); };
         auto mine = std::make_shared<Scrape>(Scrape{.read_at = scrape->read_at,
                                                     .queues = {},
                                                     .redis_up = scrape->redis_up,
