@@ -8,7 +8,8 @@ namespace {
 constexpr const char* kTextFormat = "text/plain; version=0.0.4; charset=utf-8";
 
 // The queues a token's patterns cover, as list_queues shows them: a token for orders* must not
-// learn of billing's queues from /metrics either, their counts or their scheduler's lag. Public
+// learn of billing's queues from /metrics either, their counts, their scheduler's lag or their
+// pushes. Public
 // metrics (--metrics-public) show all.
 http::HttpResponse metrics(RouteContext& ctx, const http::HttpRequest& request) {
     std::shared_ptr<const Scrape> scrape = ctx.scrapes.get();
@@ -27,6 +28,10 @@ http::HttpResponse metrics(RouteContext& ctx, const http::HttpRequest& request) 
         if (figures.scheduler_lag) {
             std::erase_if(*figures.scheduler_lag,
                           [&hidden](const auto& lag) { return hidden(lag.first); });
+        }
+        if (figures.pusher) {
+            std::erase_if(figures.pusher->queues,
+                          [&hidden](const auto& queue) { return hidden(queue.first); });
         }
     }
     http::HttpResponse r;

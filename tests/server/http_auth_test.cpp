@@ -7,6 +7,8 @@
 
 #include "auth/token_file.hpp"
 #include "server/support/service_fixture.hpp"
+#include "support/fixture.hpp"
+#include "support/push_receiver.hpp"
 
 namespace delayq::test {
 namespace {
@@ -67,6 +69,29 @@ TEST_F(HttpAuthTest, TheRightTokenIsServed) {
 
 // GET /v1/token: any token may ask what it may do, whatever its scopes; the token itself and
 // its hash are never in the answer.
+// The pusher's figures on /metrics are per queue too: a token sees those of its queues only.
+TEST_F(HttpAuthTest, MetricsShowATokenThePushesOfItsQueuesOnly) {
+    PushReceiver receiver;
+    Client c(redis().url());
+    for (const char* queue : {"orders-1", "billing"}) {
+        PushTarget target;
+        target.url = receiver.url();
+        c.push_targets(queue).set(target);
+        c.queue(queue).send("x");
+    }
+    ASSERT_TRUE(receiver.wait_for([](const auto& r) { return r.size() >= 2; }, kEventDeadline));
+    const std::string orders_reader = add_token("orders-reader", "read", "orders*");
+    service().reload_auth();
+    std::string all;
+    ASSERT_TRUE(eventually([&] {
+        all = http().get("/metrics", reader_).body;
+        return all.find(R"(delayq_push_in_flight{queue="billing"})") != std::string::npos;
+    })) << all;
+    const std::string mine = http().get("/metrics", orders_reader).body;
+    EXPECT_NE(mine.find(R"(delayq_push_in_flight{queue="orders-1"})"), std::string::npos) << mine;
+    EXPECT_EQ(mine.find("billing"), std::string::npos) << mine;
+}
+
 // The overview is one read shared by every token, filtered by each token's patterns.
 TEST_F(HttpAuthTest, TheOverviewShowsATokenOnlyItsQueues) {
     ASSERT_EQ(send("orders-1", sender_).status, 201u);
