@@ -73,8 +73,8 @@ bool QueueAdmin::record_history() {
     return core_->record_history(*conn);
 }
 
-std::vector<QueueStats> QueueAdmin::history(TimePoint since) {
-    const detail::ScriptArgs args = detail::inspect_codec::encode_history(since);
+std::vector<QueueStats> QueueAdmin::history(TimePoint since, std::size_t limit) {
+    const detail::ScriptArgs args = detail::inspect_codec::encode_history(since, limit);
     auto conn = core_->acquire();
     return core_->history(*conn, args);
 }

@@ -142,6 +142,34 @@ TEST_F(InspectionTest, HistoryKeepsOnePointAPeriodForAnHour) {
     EXPECT_TRUE(queue_keys().empty());
 }
 
+// The overview's hour runs from the oldest point within it: a limit of 1 reads that alone.
+TEST_F(InspectionTest, HistoryWithALimitReadsTheOldestPointsOnly) {
+    Queue q = queue();
+    q.send("a");
+    QueueAdmin a = admin(q);
+    ASSERT_TRUE(a.record_history());
+    // The point moves to a period a minute before, so that this period takes a second one.
+    const std::string key = queue_key("q", "history");
+    const RawReply members = server().command({"ZRANGE", key, "0", "-1", "WITHSCORES"});
+    ASSERT_EQ(members.elements.size(), 2u);
+    const std::int64_t period = std::stoll(members.elements[1].str);
+    ASSERT_EQ(server().integer({"ZADD", key, "XX", "CH", std::to_string(period - 60000),
+                                members.elements[0].str}),
+              1);
+    q.send("b");
+    ASSERT_TRUE(a.record_history());
+    const std::vector<QueueStats> all = a.history(TimePoint{});
+    ASSERT_EQ(all.size(), 2u);
+    EXPECT_EQ(all[0].totals.sent, 1u);
+    EXPECT_EQ(all[1].totals.sent, 2u);
+    const std::vector<QueueStats> oldest = a.history(TimePoint{}, 1);
+    ASSERT_EQ(oldest.size(), 1u);
+    EXPECT_EQ(oldest[0].totals.sent, 1u);
+    EXPECT_EQ(a.history(from_ms(period - 30000), 1).at(0).totals.sent, 2u) << "from `since` on";
+    EXPECT_THROW(a.history(TimePoint{}, 0), InvalidArgument);
+    EXPECT_THROW(a.history(TimePoint{}, kMaxBatch + 1), InvalidArgument);
+}
+
 TEST_F(InspectionTest, OldestDueOfOnlyFutureMessagesIsNotOverdue) {
     Queue q = queue();
     const SendResult s = q.send("x", {.delay = 1h});

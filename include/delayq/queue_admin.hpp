@@ -70,9 +70,10 @@ class QueueAdmin {
     // period unless it has a point already: any number of processes may sample a queue, and
     // the first of a period writes it. Whether this call did. Writes (the writer role).
     bool record_history();
-    // The points of the periods from `since` on, oldest first; each point's `now` is when it was
-    // taken (Redis clock).
-    std::vector<QueueStats> history(TimePoint since);
+    // The points of the periods from `since` on, oldest first, at most `limit` (1 to kMaxBatch;
+    // an hour holds 361 at most); each point's `now` is when it was taken (Redis clock). With a
+    // limit of 1, the oldest alone: against stats(), the figures over the whole span.
+    std::vector<QueueStats> history(TimePoint since, std::size_t limit = kMaxBatch);
     // Messages of one state in the order they leave it (due time, lease deadline, age), a page
     // at a time.
     MessagePage list(State state, const PageRequest& page = {});

@@ -4,6 +4,7 @@
 #include <delayq/limits.hpp>
 #include <delayq/time.hpp>
 
+#include "api/span_figures.hpp"
 #include "json/fields.hpp"
 #include "json/message.hpp"
 #include "json/queue.hpp"
@@ -115,20 +116,19 @@ TimelineQuery parse_timeline_query(const QueryParams& params) {
     return q;
 }
 
-Json overview_json(std::span<const QueueCounts> queues, bool truncated) {
-    Json list = Json::array();
-    for (const QueueCounts& q : queues) {
-        Json item = json::counts_json(q.stats);
-        item["queue"] = q.queue;
-        item["now_ms"] = json::unix_ms(q.stats.now);
-        item["oldest_ready_age_ms"] =
-            q.stats.ready > 0 ? Json(q.stats.oldest_ready_age.count()) : Json();
-        item["sent"] = q.stats.totals.sent;
-        item["delivered"] = q.stats.totals.delivered;
-        item["acked"] = q.stats.totals.acked;
-        list.push_back(std::move(item));
-    }
-    return {{"truncated", truncated}, {"queues", std::move(list)}};
+Json overview_queue_json(const std::string& queue, const QueueStats& now,
+                         const std::optional<QueueStats>& hour_start, bool recording) {
+    Json item = json::counts_json(now);
+    item["queue"] = queue;
+    item["at_ms"] = json::unix_ms(now.now);
+    item["oldest_ready_age_ms"] = now.ready > 0 ? Json(now.oldest_ready_age.count()) : Json();
+    item["sent"] = now.totals.sent;
+    item["delivered"] = now.totals.delivered;
+    item["acked"] = now.totals.acked;
+    item["recording"] = recording;
+    const auto hour = hour_start ? span_figures(*hour_start, now) : std::nullopt;
+    item["hour"] = hour ? span_json(*hour) : Json();
+    return item;
 }
 
 Json redis_json(const EngineStatus& engine, std::span<const RedisNodeInfo> nodes) {

@@ -52,10 +52,14 @@ TimelineQuery parse_timeline_query(const QueryParams& params);
 // The answer is json::timeline_json (common/json/queue.hpp), which `delayq queue timeline
 // --json` writes too.
 
-// GET /v1/overview: {"truncated", "queues": [{"queue", "now_ms" (the Redis time of its read),
-// "scheduled", "ready", "in_flight", "dead", "oldest_ready_age_ms" (null when none is ready),
-// "sent", "delivered", "acked"}...]}
-nlohmann::json overview_json(std::span<const QueueCounts> queues, bool truncated);
+// A queue of GET /v1/overview, whose answer is {"truncated", "queues": [...]}: {"queue",
+// "at_ms" (when it was read, Redis clock), "scheduled", "ready", "in_flight", "dead",
+// "oldest_ready_age_ms" (null when none is ready), "sent", "delivered", "acked" (totals),
+// "recording" (whether this server samples its history), "hour": the span figures
+// (api/span_figures.hpp) from `hour_start`, its history's oldest point within the last hour,
+// to now; null before there is one}.
+nlohmann::json overview_queue_json(const std::string& queue, const QueueStats& now,
+                                   const std::optional<QueueStats>& hour_start, bool recording);
 
 // GET /v1/redis: {"engine": {"mode", "reason"}, "nodes": [{"address", "version",
 // "used_memory", "maxmemory", "maxmemory_policy", "evicts", "connected_clients"}...]}

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "api/admin_json.hpp"
+#include "api/history_json.hpp"
 #include "json/queue.hpp"
-#include "routes/history_json.hpp"
 #include "routes/routes.hpp"
 
 namespace delayq::server::routes {
@@ -56,15 +56,15 @@ http::HttpResponse timeline(RouteContext& ctx, const http::HttpRequest& r) {
 // covers from one shared read of Redis (at most one a second per server, of at most 1000
 // queues), so that fifty open pages cost Redis what one does.
 http::HttpResponse overview(RouteContext& ctx, const http::HttpRequest& r) {
-    const std::shared_ptr<const Scrape> scrape = ctx.overview.get();
-    if (!scrape->redis_up) throw ConnectionError("Redis did not answer the overview's read");
+    const std::shared_ptr<const runtime::Overview> overview = ctx.overview.get();
+    if (!overview->redis_up) throw ConnectionError("Redis did not answer the overview's read");
     const auto shown = ctx.auth.shows(r.bearer_token());
-    std::vector<QueueCounts> queues;
-    for (const QueueSample& q : scrape->queues) {
+    nlohmann::json queues = nlohmann::json::array();
+    for (const runtime::OverviewQueue& q : overview->queues) {
         if (!shown(q.queue)) continue;
-        queues.push_back({q.queue, q.stats});
+        queues.push_back(overview_queue_json(q.queue, q.now, q.hour_start, q.recording));
     }
-    return json_answer(200, overview_json(queues, scrape->truncated));
+    return json_answer(200, {{"truncated", overview->truncated}, {"queues", std::move(queues)}});
 }
 
 // For the operators' Redis panel: whether it can evict, how full it is, which engine runs.

@@ -16,6 +16,7 @@
 #include "routes/auth_gate.hpp"
 #include "runtime/history_recorder.hpp"
 #include "runtime/long_poll.hpp"
+#include "runtime/overview_cache.hpp"
 #include "runtime/queue_handles.hpp"
 #include "runtime/worker_pool.hpp"
 
@@ -50,7 +51,7 @@ struct RouteContext {
     runtime::WorkerPool& pool;
     runtime::LongPollHub& long_polls;
     ScrapeCache& scrapes;
-    ScrapeCache& overview;  // GET /v1/overview's: read at most once a second, a bounded number
+    runtime::OverviewCache& overview;  // GET /v1/overview's: read at most once a second
     RequestMetrics& requests;
     runtime::HistoryRecorder& history_recorder;
     auth::LeaseKey& lease_key;    // seals the leases handed out, opens those taken back

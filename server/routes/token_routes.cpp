@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "auth/scope.hpp"
+#include "json/fields.hpp"
 #include "routes/routes.hpp"
 
 namespace delayq::server::routes {

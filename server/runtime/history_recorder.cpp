@@ -23,13 +23,9 @@ void HistoryRecorder::stop() {
 }
 
 bool HistoryRecorder::watch(const std::string& queue) {
+    if (renew(queue)) return true;
     {
         std::lock_guard lock(mu_);
-        const auto it = watched_.find(queue);
-        if (it != watched_.end()) {
-            it->second = std::chrono::steady_clock::now() + options_.keep_watching;
-            return true;
-        }
         if (watched_.size() >= options_.max_queues) return false;
     }
     QueueStats stats;
@@ -39,10 +35,26 @@ bool HistoryRecorder::watch(const std::string& queue) {
         spdlog::warn("history of {}: reading its totals failed: {}", queue, e.what());
         return false;
     }
+    return start(queue, stats);
+}
+
+bool HistoryRecorder::watch(const std::string& queue, const QueueStats& stats) {
+    return renew(queue) || start(queue, stats);
+}
+
+bool HistoryRecorder::renew(const std::string& queue) {
+    std::lock_guard lock(mu_);
+    const auto it = watched_.find(queue);
+    if (it == watched_.end()) return false;
+    it->second = std::chrono::steady_clock::now() + options_.keep_watching;
+    return true;
+}
+
+bool HistoryRecorder::start(const std::string& queue, const QueueStats& stats) {
     // A name nobody sent to: recording it would cost Redis a read a second for nothing.
     if (stats.totals.sent == 0) return false;
     std::unique_lock lock(mu_);
-    // Checked again: other requests may have filled the last places while this one read.
+    // Checked under the lock: other requests may have filled the last places meanwhile.
     if (watched_.size() >= options_.max_queues && !watched_.contains(queue)) return false;
     const auto until = std::chrono::steady_clock::now() + options_.keep_watching;
     const bool first = watched_.insert_or_assign(queue, until).second;

@@ -42,11 +42,16 @@ class HistoryRecorder {
     // name that does not exist, or one beyond the cap, starts nothing (and costs Redis one stats
     // read, no more).
     bool watch(const std::string& queue);
+    // The same for a caller that has just read the queue's stats (the overview): a queue not
+    // recorded yet costs no read of its own.
+    bool watch(const std::string& queue, const QueueStats& stats);
     std::size_t watched() const;                               // queues recorded now
     std::uint64_t samples() const { return samples_.load(); }  // record_history calls made
     void stop();
 
   private:
+    bool renew(const std::string& queue);  // whether it was recorded already
+    bool start(const std::string& queue, const QueueStats& stats);
     void run();
     void record(const std::string& queue);
 

@@ -47,7 +47,7 @@ ClientOptions client_options(const ServiceConfig& config) {
 constexpr std::size_t kQueueHandles = 1024;
 // GET /v1/overview (the dashboard's first page, polled each second by every open page): one
 // read of Redis a second per server, whatever the pages, of at most this many queues (each a
-// stats call of about 10 commands).
+// stats call of about 10 commands, and a history read a period).
 constexpr Duration kOverviewMaxAge = std::chrono::seconds(1);
 constexpr std::size_t kOverviewMaxQueues = 1000;
 
@@ -96,8 +96,8 @@ Service::Service(ServiceConfig config)
       queues_(client_, kQueueHandles),
       long_polls_(client_, pool_post(pool_), config_.long_polls),
       scrapes_(client_, config_.scrape_interval),
-      overview_(client_, kOverviewMaxAge, kOverviewMaxQueues),
       history_recorder_(client_, config_.history),
+      overview_(client_, history_recorder_, kOverviewMaxAge, kOverviewMaxQueues),
       lease_key_(config_.lease_key_file, client_),
       context_{client_,
                queues_,

@@ -105,9 +105,9 @@ class Service {
     runtime::QueueHandles queues_;
     runtime::LongPollHub long_polls_;
     ScrapeCache scrapes_;
-    ScrapeCache overview_;
-    RequestMetrics requests_;
     runtime::HistoryRecorder history_recorder_;
+    runtime::OverviewCache overview_;  // records the queues it shows: after the recorder
+    RequestMetrics requests_;
     auth::LeaseKey lease_key_;
     routes::RouteContext context_;
     std::unique_ptr<Scheduler> scheduler_;  // null with schedulers off

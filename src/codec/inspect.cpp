@@ -196,9 +196,13 @@ QueueStats decode_stats(const Reply& reply) {
 
 bool decode_record_history(const Reply& reply) { return reply.at(0).as_int() == 1; }
 
-ScriptArgs encode_history(TimePoint since) {
+ScriptArgs encode_history(TimePoint since, std::size_t limit) {
+    if (limit < 1 || limit > kMaxBatch) {
+        throw InvalidArgument("history limit must be from 1 to " + std::to_string(kMaxBatch));
+    }
     ScriptArgs args;
     args.add(validate_time(since, "history since"));
+    args.add(static_cast<std::int64_t>(limit));
     return args;
 }
 

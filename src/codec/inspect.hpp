@@ -20,7 +20,8 @@ QueueStats decode_stats(const Reply& reply);
 
 // history_record.lua's reply: whether it wrote the point.
 bool decode_record_history(const Reply& reply);
-ScriptArgs encode_history(TimePoint since);  // throws InvalidArgument before 1970
+// Throws InvalidArgument for a time before 1970 or a limit outside 1 to kMaxBatch.
+ScriptArgs encode_history(TimePoint since, std::size_t limit);
 std::vector<QueueStats> decode_history(const Reply& reply);
 
 ScriptArgs encode_timeline(Duration bucket, std::size_t buckets);  // throws InvalidArgument

@@ -4,7 +4,8 @@
 
 #include <set>
 
-#include "routes/history_json.hpp"
+#include "api/history_json.hpp"
+#include "api/span_figures.hpp"
 #include "runtime/history_recorder.hpp"
 #include "support/fixture.hpp"
 
@@ -12,7 +13,6 @@ namespace delayq::test {
 namespace {
 
 using namespace delayq::server;
-using namespace delayq::server::routes;
 using namespace delayq::server::runtime;
 
 TEST(HistoryJsonTest, APointHasItsTimeCountsTotalsAndLateness) {
@@ -37,6 +37,67 @@ TEST(HistoryJsonTest, APointHasItsTimeCountsTotalsAndLateness) {
     EXPECT_EQ(p["lateness"]["sum_ms"], 70);
     EXPECT_EQ(p["lateness"]["buckets"][0]["le_ms"], 5);
     EXPECT_TRUE(p["lateness"]["buckets"][1]["le_ms"].is_null());
+}
+
+// A snapshot at `at_ms` with `sent` sent and cumulative lateness buckets of 1, 10 ms and +Inf.
+QueueStats snapshot(std::int64_t at_ms, std::uint64_t sent, std::uint64_t within_1,
+                    std::uint64_t within_10, std::uint64_t all) {
+    QueueStats s;
+    s.now = from_ms(at_ms);
+    s.totals.sent = sent;
+    s.totals.delivered = all;
+    s.lateness.buckets = {
+        {Duration(1), within_1}, {Duration(10), within_10}, {Duration::max(), all}};
+    s.lateness.count = all;
+    return s;
+}
+
+TEST(SpanFiguresTest, RatesAndQuantilesComeFromTheDifferences) {
+    // Over 10 s: 50 sent; 100 deliveries, of which 60 within 1 ms, 99 within 10 ms, 1 later.
+    const auto span =
+        span_figures(snapshot(1000, 10, 40, 400, 500), snapshot(11000, 60, 100, 499, 600));
+    ASSERT_TRUE(span);
+    EXPECT_DOUBLE_EQ(span->sent_per_s, 5.0);
+    EXPECT_DOUBLE_EQ(span->delivered_per_s, 10.0);
+    EXPECT_EQ(span->deliveries, 100u);
+    EXPECT_EQ(span->lateness_p50, Duration(1)) << "the 50th of 100 is within 1 ms";
+    EXPECT_EQ(span->lateness_p99, Duration(10)) << "the 99th is within 10 ms";
+    const auto j = span_json(*span);
+    EXPECT_EQ(j["from_ms"], 1000);
+    EXPECT_EQ(j["to_ms"], 11000);
+    EXPECT_EQ(j["lateness_p50_le_ms"], 1);
+    EXPECT_EQ(j["lateness_p99_le_ms"], 10);
+}
+
+TEST(SpanFiguresTest, PastTheLastBoundNoDeliveriesAndNoTimeAreSaid) {
+    // Two deliveries, both past 10 ms: the quantiles are past the last bound, null in JSON.
+    const auto late = span_figures(snapshot(0, 0, 5, 5, 5), snapshot(1000, 0, 5, 5, 7));
+    ASSERT_TRUE(late);
+    EXPECT_EQ(late->lateness_p50, Duration::max());
+    EXPECT_TRUE(span_json(*late)["lateness_p50_le_ms"].is_null());
+    EXPECT_EQ(span_json(*late)["deliveries"], 2);
+    const auto none = span_figures(snapshot(0, 0, 5, 5, 5), snapshot(1000, 0, 5, 5, 5));
+    ASSERT_TRUE(none);
+    EXPECT_FALSE(none->lateness_p99);
+    EXPECT_EQ(span_json(*none)["deliveries"], 0);
+    EXPECT_FALSE(span_figures(snapshot(1000, 0, 0, 0, 0), snapshot(1000, 1, 0, 0, 0)));
+    // A queue deleted and made again: its totals went down, which counts as nothing done.
+    const auto reset = span_figures(snapshot(0, 100, 5, 5, 5), snapshot(1000, 3, 0, 0, 0));
+    ASSERT_TRUE(reset);
+    EXPECT_EQ(reset->sent_per_s, 0.0);
+    EXPECT_EQ(reset->deliveries, 0u);
+}
+
+TEST(HistoryJsonTest, PeriodsAndTheHourComeWithThePoints) {
+    const std::vector<QueueStats> points = {snapshot(0, 0, 0, 0, 0), snapshot(10000, 10, 0, 0, 0),
+                                            snapshot(20000, 30, 0, 0, 0)};
+    const auto j = history_json("q", points, false);
+    ASSERT_EQ(j["periods"].size(), 2u);
+    EXPECT_EQ(j["periods"][0]["sent_per_s"], 1.0);
+    EXPECT_EQ(j["periods"][1]["sent_per_s"], 2.0);
+    EXPECT_EQ(j["periods"][1]["from_ms"], 10000);
+    EXPECT_EQ(j["hour"]["sent_per_s"], 1.5);
+    EXPECT_TRUE(history_json("q", {}, false)["hour"].is_null());
 }
 
 using HistoryRecorderTest = RedisTest;

@@ -146,8 +146,11 @@ TEST_F(HttpAdminTest, HistoryRecordsOnlyQueuesThatExistUpToTheCap) {
     start([](server::service::ServiceConfig& c) { c.history.max_queues = 1; });
     const HttpResult ghost = http().get("/v1/queues/ghost/history");
     ASSERT_EQ(ghost.status, 200u) << ghost.body;
-    EXPECT_EQ(ghost.json(),
-              json({{"queue", "ghost"}, {"recording", false}, {"points", json::array()}}));
+    EXPECT_EQ(ghost.json(), json({{"queue", "ghost"},
+                                  {"recording", false},
+                                  {"points", json::array()},
+                                  {"periods", json::array()},
+                                  {"hour", nullptr}}));
     EXPECT_EQ(service().history_recorder().watched(), 0u);
     EXPECT_EQ(redis().dbsize(), 0) << "a ghost writes nothing";
 
@@ -241,6 +244,30 @@ TEST_F(HttpAdminTest, TheOverviewIsOneSharedReadASecond) {
     client().queue("c").send("m");
     ASSERT_TRUE(
         eventually([&] { return http().get("/v1/overview").json()["queues"].size() == 3; }));
+}
+
+// The overview records the queues it shows, and gives each its figures from its history's
+// oldest point within the hour to now.
+TEST_F(HttpAdminTest, TheOverviewGivesEachQueueItsLastHour) {
+    Queue q = client().queue("h");
+    q.send("m");
+    const json first = http().get("/v1/overview").json();
+    ASSERT_EQ(first["queues"].size(), 1u);
+    EXPECT_EQ(first["queues"][0]["recording"], true);
+    ASSERT_EQ(client().admin("h").history(TimePoint{}).size(), 1u) << "recorded at once";
+    for (int i = 0; i < 4; ++i) q.send("m");
+    ASSERT_EQ(client().leases("h").fetch(2, std::chrono::seconds(30)).deliveries.size(), 2u);
+    json hour;
+    ASSERT_TRUE(eventually([&] {
+        hour = http().get("/v1/overview").json()["queues"][0]["hour"];
+        return hour.is_object() && hour["deliveries"] == 2;
+    })) << hour;
+    const double seconds = static_cast<double>(hour["to_ms"].get<std::int64_t>() -
+                                               hour["from_ms"].get<std::int64_t>()) /
+                           1000.0;
+    EXPECT_NEAR(hour["sent_per_s"].get<double>() * seconds, 4.0, 1e-6) << hour;
+    EXPECT_NEAR(hour["delivered_per_s"].get<double>() * seconds, 2.0, 1e-6) << hour;
+    EXPECT_TRUE(hour["lateness_p50_le_ms"].is_number()) << hour;
 }
 
 // Without an auth file every request may do everything, and GET /v1/token says so.
