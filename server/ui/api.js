@@ -22,12 +22,6 @@ export async function api(method, path, body) {
   return data;
 }
 
-// GET of a text answer (/metrics).
-export async function apiText(path) {
-  const { text } = await call('GET', path);
-  return text;
-}
-
 async function call(method, path, body) {
   const headers = {};
   const t = token.get();

@@ -37,6 +37,14 @@ export function rate(perSecond) {
   return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toFixed(1);
 }
 
+// A lateness quantile of a span (GET /v1/overview's "hour", GET .../history's "periods"): the
+// bound of the bucket that holds it; null means past the last bound (30 min), or no deliveries.
+export function lateness(span, key) {
+  if (!span || span.deliveries === 0) return '—';
+  const le = span[key];
+  return le === null ? '> 30m' : `≤ ${duration(le)}`;
+}
+
 // The payload as text, JSON pretty-printed, or a hex dump for bytes that are not UTF-8.
 export function payloadView(message) {
   if (message.payload_base64 !== undefined) {

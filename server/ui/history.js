@@ -1,51 +1,18 @@
 // The queue's last hour from its history in Redis (GET /v1/queues/{queue}/history: a point every
-// 10 s, the same from every server): messages sent, delivered and acked per second, retries and
-// dead letters per second, and lateness p50 / p99 per period, from the differences between
-// consecutive points (their totals and lateness buckets only grow). Line charts built with DOM
-// calls, and the latest period's figures as text.
+// 10 s, the same from every server, and the server's figures between them): messages sent,
+// delivered and acked per second, retries and dead letters per second, and lateness p50 / p99
+// per period, as line charts built with DOM calls, and the latest period's figures as text.
+// The hour's lateness also goes to the queue page's facts.
 import { api, queuePath } from './api.js';
 import { h, replace, svg } from './dom.js';
-import { duration, rate, time } from './format.js';
+import { count, duration, lateness, rate, time } from './format.js';
 
 const kWidth = 600;
 const kHeight = 90;
+// The charts' lateness: a quantile past the last bound (null) is drawn at that bound, 30 min.
+const kLastBoundMs = 1800000;
 
-// Per period (between consecutive points): rates per second and lateness quantiles (ms).
-export function periods(points) {
-  const out = [];
-  for (let i = 1; i < points.length; i += 1) {
-    const a = points[i - 1];
-    const b = points[i];
-    const seconds = (b.at_ms - a.at_ms) / 1000;
-    if (seconds <= 0) continue;
-    const per = (field) => Math.max(0, b[field] - a[field]) / seconds;
-    const deltas = b.lateness.buckets.map((x, k) => ({
-      le: x.le_ms, count: Math.max(0, x.count - (a.lateness.buckets[k]?.count ?? 0)),
-    }));
-    out.push({
-      at: b.at_ms,
-      sent: per('sent'), delivered: per('delivered'), acked: per('acked'),
-      retried: per('retried'), dead: per('dead_lettered'),
-      p50: quantileMs(deltas, 0.5), p99: quantileMs(deltas, 0.99),
-    });
-  }
-  return out;
-}
-
-// The upper bound (ms) of the bucket holding the q-th delivery of a period; null without
-// deliveries, Infinity past the last bound.
-export function quantileMs(buckets, q) {
-  const total = buckets.reduce((n, b) => n + b.count, 0);
-  if (total === 0) return null;
-  let seen = 0;
-  for (const b of buckets) {
-    seen += b.count;
-    if (seen >= q * total) return b.le === null ? Infinity : b.le;
-  }
-  return Infinity;
-}
-
-export function renderHistory(ctx, section, queue) {
+export function renderHistory(ctx, section, queue, hourCell) {
   const body = h('div');
   replace(section, h('h2', { id: 'history-h' }, 'The last hour'), body);
   ctx.every(10000, async () => {
@@ -57,8 +24,23 @@ export function renderHistory(ctx, section, queue) {
       throw e;
     }
     if (!ctx.alive) return;
-    draw(body, periods(history.points));
+    const hour = history.hour;
+    hourCell.textContent = !hour || hour.deliveries === 0
+      ? 'no deliveries in the last hour'
+      : `p50 ${lateness(hour, 'lateness_p50_le_ms')}, p99 ${lateness(hour, 'lateness_p99_le_ms')} ` +
+        `(${count(hour.deliveries)} deliveries over ${duration(hour.to_ms - hour.from_ms)})`;
+    draw(body, history.periods.map(figures));
   });
+}
+
+// A period's figures under the charts' names; lateness in ms, null without deliveries.
+function figures(p) {
+  const late = (le) => (p.deliveries === 0 ? null : le ?? kLastBoundMs);
+  return {
+    at: p.to_ms, sent: p.sent_per_s, delivered: p.delivered_per_s, acked: p.acked_per_s,
+    retried: p.retried_per_s, dead: p.dead_lettered_per_s, deliveries: p.deliveries,
+    p50: late(p.lateness_p50_le_ms), p99: late(p.lateness_p99_le_ms),
+  };
 }
 
 function draw(body, list) {
@@ -68,8 +50,7 @@ function draw(body, list) {
     return;
   }
   const last = list.at(-1);
-  const finite = (v) => (v === null || v === Infinity ? null : v);
-  const latency = (v) => (v === null ? '—' : v === Infinity ? 'over the last bound' : `≤ ${duration(v)}`);
+  const latency = (v) => (v === null ? '—' : v >= kLastBoundMs ? '> 30m' : `≤ ${duration(v)}`);
   replace(body,
     h('p', { id: 'history-latest' }, `Last 10 s (to ${time(last.at)}): `,
       `sent ${rate(last.sent)}/s, delivered ${rate(last.delivered)}/s, acked ${rate(last.acked)}/s, `,
@@ -77,7 +58,7 @@ function draw(body, list) {
       `lateness p50 ${latency(last.p50)}, p99 ${latency(last.p99)}.`),
     chart('Messages per second', list, [['sent', 'Sent'], ['delivered', 'Delivered'], ['acked', 'Acked']], (v) => v),
     chart('Retries and dead letters per second', list, [['retried', 'Retried'], ['dead', 'Dead-lettered']], (v) => v),
-    chart('Lateness p50 and p99 (ms)', list, [['p50', 'p50'], ['p99', 'p99']], finite));
+    chart('Lateness p50 and p99 (ms)', list, [['p50', 'p50'], ['p99', 'p99']], (v) => v));
 }
 
 function chart(title, list, series, value) {

@@ -11,7 +11,6 @@ import { renderHistory } from './history.js';
 import { renderSettings } from './settings.js';
 import { renderSchedules } from './schedules.js';
 import { renderPushTarget } from './push.js';
-import { watchLateness } from './lateness.js';
 
 const kStates = [['scheduled', 'Scheduled'], ['ready', 'Ready'], ['in_flight', 'In flight'], ['dead', 'Dead']];
 
@@ -45,7 +44,7 @@ export async function renderQueue(ctx, queue) {
       h('dl', { class: 'counts' }, kStates.map(([s, label], i) => h('div', null,
         h('dt', null, h('a', { href: s === 'dead' ? `#/q/${q}/dead` : `#/q/${q}/messages/${s}` }, label)), counts[i]))),
       h('dl', { class: 'facts' },
-        h('div', null, h('dt', null, 'Delivered after their due time'), facts.lateness),
+        h('div', null, h('dt', null, 'Delivered after their due time (last hour)'), facts.lateness),
         h('div', null, h('dt', null, 'Oldest ready message waited'), facts.oldest),
         h('div', null, h('dt', null, 'Next due'), facts.next),
         h('div', null, h('dt', null, 'Oldest not delivered was due'), facts.oldestDue),
@@ -90,10 +89,9 @@ export async function renderQueue(ctx, queue) {
   };
   await refresh();
   ctx.every(1000, refresh);
-  watchLateness(ctx, queue, facts.lateness);
   renderSettings(ctx, settings, queue, detail.settings);
   renderTimeline(ctx, timeline, queue);
-  renderHistory(ctx, history, queue);
+  renderHistory(ctx, history, queue, facts.lateness);
   renderSchedules(ctx, schedules, queue);
   renderPushTarget(ctx, push, queue);
 }

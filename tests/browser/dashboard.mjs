@@ -62,10 +62,12 @@ const kViolationHook = () => {
   });
 };
 
-async function shot(page, name) {
+// The viewport, or the element `selector` alone.
+async function shot(page, name, selector) {
   if (!shots) return;
   await new Promise((r) => setTimeout(r, 300));  // the last poll's figures painted
-  await page.screenshot({ path: path.join(shots, `dashboard-${name}.png`) });
+  const target = selector ? await page.$(selector) : page;
+  await target.screenshot({ path: path.join(shots, `dashboard-${name}.png`) });
 }
 
 async function text(page, selector) {
@@ -200,7 +202,9 @@ async function main() {
     await page.waitForFunction(() => document.querySelector('#queues tr[data-queue="orders"]')?.cells[2].textContent === '3');
     assert.equal(await cellOf(page, 'payments', 4), '3');
     await traffic(3);
+    // The hour's figures: from the history's first point, which the overview itself recorded.
     await page.waitForFunction(() => document.querySelector('#queues tr[data-queue="emails"]')?.cells[5].textContent !== '—');
+    await page.waitForFunction(() => document.querySelector('#queues tr[data-queue="emails"]')?.cells[8].textContent.startsWith('≤'));
     await shot(page, 'overview');
 
     check('the Redis panel: the primary, its eviction policy and the engine');
@@ -240,11 +244,23 @@ async function main() {
     await unfake?.();
 
     check('the last hour, from the history in Redis: charts once two points are 10 s apart');
+    const busy = traffic(20);  // meanwhile, emails has periods with traffic for its charts below
     await page.waitForSelector('#history p');
     await page.waitForSelector('#history-latest', { timeout: 45000 });
     const latest = await text(page, '#history-latest');
     assert.ok(/sent [0-9.]+\/s, delivered [0-9.]+\/s, acked [0-9.]+\/s/.test(latest), latest);
     assert.equal(await page.$$eval('#history svg.history', (c) => c.length), 3, 'three charts');
+    await busy;
+
+    check("a busy queue's last hour: a line per series, and the hour's lateness");
+    await page.evaluate(() => { window.location.hash = '#/q/emails'; });
+    await page.waitForFunction(() => /^p50 ≤ .*, p99 .* \(\d+ deliveries over .*\)$/.test(document.querySelector('#lateness')?.textContent));
+    // Three points or more: each of the five rate series is a line, not a dot.
+    await page.waitForFunction(() => [...document.querySelectorAll('#history svg.history polyline')]
+      .filter((l) => l.getAttribute('points').includes(' ')).length >= 5, { timeout: 45000 });
+    await shot(page, 'history', '#history');
+    await page.evaluate(() => { window.location.hash = '#/q/orders'; });
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent.startsWith('orders'));
 
     check('schedules: listed, their next occurrences, a trigger');
     await page.waitForSelector('#schedules tbody tr');
@@ -388,8 +404,8 @@ async function main() {
     await viewer.waitForSelector('dl.counts');
     await viewer.waitForFunction(() => document.activeElement.id === 'main');  // the new page's content
 
-    check('lateness from the metrics: the deliveries of the traffic above');
-    await viewer.waitForFunction(() => /^p50 ≤ .*, p99 .* \(\d+ deliveries\)$/.test(document.querySelector('#lateness')?.textContent));
+    check('lateness over the last hour, from the history: the deliveries of the traffic above');
+    await viewer.waitForFunction(() => /^p50 ≤ .*, p99 .* \(\d+ deliveries over .*\)$/.test(document.querySelector('#lateness')?.textContent));
 
     check('the dark theme follows prefers-color-scheme');
     await viewer.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
