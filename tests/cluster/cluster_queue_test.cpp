@@ -160,6 +160,34 @@ TEST_F(ClusterQueueTest, FunctionsStatusAndLoadCoverEveryPrimary) {
     EXPECT_EQ(client.engine().mode, ScriptEngine::kFunctions);
 }
 
+// The dashboard's Redis panel (GET /v1/redis) shows every primary of a cluster, each its own.
+TEST_F(ClusterQueueTest, RedisInfoNamesEveryPrimaryWithItsOwnFigures) {
+    Client client(cluster().seeds_url());
+    std::set<std::string> expected;
+    for (std::size_t p : cluster().primaries()) {
+        expected.insert("127.0.0.1:" + std::to_string(cluster().node(p).port()));
+    }
+    // One primary told apart by a policy of its own: its figures are read from it.
+    const std::size_t odd = cluster().primaries().front();
+    const std::string odd_address = "127.0.0.1:" + std::to_string(cluster().node(odd).port());
+    ASSERT_EQ(cluster().node(odd).command({"CONFIG", "SET", "maxmemory", "1gb"}).str, "OK");
+    const std::vector<RedisNodeInfo> nodes = client.redis_info();
+    cluster().node(odd).command({"CONFIG", "SET", "maxmemory", "0"});
+    std::set<std::string> seen;
+    for (const RedisNodeInfo& n : nodes) {
+        SCOPED_TRACE(n.address);
+        seen.insert(n.address);
+        EXPECT_FALSE(n.version.empty());
+        EXPECT_GT(n.used_memory, 0U);
+        EXPECT_EQ(n.maxmemory_policy, "noeviction");
+        EXPECT_FALSE(n.evicts);
+        EXPECT_GE(n.connected_clients, 1U);
+        EXPECT_EQ(n.maxmemory, n.address == odd_address ? 1024ULL * 1024 * 1024 : 0U);
+    }
+    EXPECT_EQ(seen, expected);
+    EXPECT_EQ(nodes.size(), expected.size());
+}
+
 // The server check (version, maxmemory-policy) runs on every node a client reaches, not only
 // the first: one evicting primary is refused where it serves, and only there.
 TEST_F(ClusterQueueTest, EachPrimaryIsCheckedBeforeItIsUsed) {
