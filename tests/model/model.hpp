@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -70,6 +71,22 @@ struct ExpectedFetch {
     std::optional<std::int64_t> next;
 };
 
+// What a pusher's lease must answer (push_lease.lua).
+struct ExpectedPushLease {
+    ExpectedFetch fetch;
+    bool limited = false;
+    bool has_target = true;
+};
+
+// A queue's push target as the model keeps it: what was set, and the rate limit's bucket.
+struct PushState {
+    PushTarget target;
+    std::int64_t updated = 0;
+    std::optional<double> tokens;  // none: a full bucket
+    std::int64_t tokens_at = 0;
+    std::optional<PushOutcome> last;
+};
+
 class QueueModel {
   public:
     explicit QueueModel(std::string name);
@@ -114,6 +131,15 @@ class QueueModel {
     void set_paused(bool paused);
     DeleteResult delete_queue(bool force);
 
+    // Push delivery (model_push.cpp): the target, a pusher's leases and its recorded answer.
+    // The driver sets only targets the client validates.
+    PushSetStatus push_set(const PushTarget& target);
+    bool push_remove();
+    std::optional<PushTargetInfo> push_get() const;
+    Expect<ExpectedPushLease> push_lease(std::size_t max_count);
+    bool push_record(int status, const std::string& error);
+    const std::optional<PushState>& push() const { return push_; }
+
     // Whether Client::queues() names it: it has counted something since it was created.
     bool listed() const;
     // The instants (ms) after now at which something changes by the clock alone: due times,
@@ -129,6 +155,10 @@ class QueueModel {
     const std::map<std::string, Entry>& messages() const { return messages_; }
 
   private:
+    // fetch after its checks, also for push_lease: `cap`, called after the sweep of lapsed
+    // leases, may lower max_count.
+    ExpectedFetch fetch_due(std::size_t max_count, std::int64_t visibility_ms,
+                            const std::function<std::size_t()>& cap);
     const Entry* held(const Lease& lease) const;
     Entry* held(const Lease& lease);
     int max_of(const Entry& m) const;
@@ -157,6 +187,7 @@ class QueueModel {
     Totals totals_{};
     std::array<std::uint64_t, kLatenessBuckets> lateness_{};
     std::int64_t lateness_sum_ = 0;
+    std::optional<PushState> push_;
 };
 
 // The model's checks of input (docs/design.md section 8), kept apart from the library's own so

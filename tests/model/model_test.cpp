@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,36 +44,84 @@ namespace {
 // 2030-01-01T00:00:00Z: any instant works; a fixed one keeps runs alike.
 constexpr std::int64_t kStartUs = 1'893'456'000'000'000;
 constexpr std::size_t kDefaultSteps = 1500;
+constexpr std::uint64_t kDefaultSeeds = 4;
+// Clients the steps are spread over, as several processes share queues.
+constexpr std::size_t kClients = 3;
 
+std::uint64_t env_number(const char* name, std::uint64_t otherwise) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? std::stoull(value) : otherwise;
+}
+
+// DELAYQ_MODEL_SEED: the first seed (alone, unless DELAYQ_MODEL_SEEDS says how many).
 std::vector<std::uint64_t> seeds() {
-    if (const char* seed = std::getenv("DELAYQ_MODEL_SEED")) return {std::stoull(seed)};
-    return {1, 2, 3, 4};
+    const bool one = std::getenv("DELAYQ_MODEL_SEED") != nullptr;
+    const std::uint64_t first = env_number("DELAYQ_MODEL_SEED", 1);
+    const std::uint64_t count = env_number("DELAYQ_MODEL_SEEDS", one ? 1 : kDefaultSeeds);
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t i = 0; i < count; ++i) out.push_back(first + i);
+    return out;
 }
 
-std::size_t steps() {
-    if (const char* n = std::getenv("DELAYQ_MODEL_STEPS")) return std::stoull(n);
-    return kDefaultSteps;
+std::size_t steps() { return env_number("DELAYQ_MODEL_STEPS", kDefaultSteps); }
+
+// What every seed of the run did, printed at the end (docs/reliability.md quotes it).
+struct Figures {
+    std::uint64_t seeds = 0;
+    std::uint64_t divergences = 0;
+    RunCounts counts;
+};
+
+Figures& figures() {
+    static Figures f;
+    return f;
 }
 
-class ModelTest : public ::testing::TestWithParam<std::uint64_t> {};
+class ModelTest : public ::testing::TestWithParam<std::uint64_t> {
+  public:
+    static void TearDownTestSuite() {
+        const Figures& f = figures();
+        std::cout << "model: " << f.seeds << " seeds, " << f.counts.operations
+                  << " operations, faults injected: " << f.counts.crashes
+                  << " redis-server crashes (kill -9, restart), " << f.counts.connection_kills
+                  << " connection kills during a call (" << f.counts.cut_calls
+                  << " calls cut), divergences: " << f.divergences << "\n";
+    }
+};
 
 TEST_P(ModelTest, QueuesFollowTheModel) {
     const std::uint64_t seed = GetParam();
     FakeClock clock(DELAYQ_FAKE_CLOCK_LIB,
                     kStartUs + static_cast<std::int64_t>(seed % 1000) * 1'000'003);
-    test::RedisServer server({.environment = clock.server_environment()});
+    // appendfsync always: a crash loses nothing Redis acknowledged (docs/reliability.md).
+    test::RedisServer server({.extra_args = {"--appendfsync", "always"},
+                              .appendonly = true,
+                              .environment = clock.server_environment()});
     // The server runs on the test's clock, or the test would prove nothing.
     ASSERT_EQ(server.time_ms(), clock.now_ms());
     clock.advance(1'234'567);
     ASSERT_EQ(server.time_ms(), clock.now_ms());
 
     // DELAYQ_ENGINE=scripts runs the model against the EVALSHA fallback (tests/model's CMake).
-    const Client client(server.url(), test::with_engine_from_env({}));
+    std::vector<std::unique_ptr<Client>> clients;
+    std::vector<const Client*> used;
+    for (std::size_t i = 0; i < kClients; ++i) {
+        clients.push_back(std::make_unique<Client>(server.url(), test::with_engine_from_env({})));
+        used.push_back(clients.back().get());
+    }
     // The inputs of the fixed settings bug are always on; unsetting DELAYQ_MODEL_KNOWN_BUGS no
     // longer leaves them out.
-    Driver driver(seed, server, client, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true);
+    Driver driver(seed, server, used, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true,
+                  Faults{.crashes = true, .connection_kills = true});
     const std::string failure = driver.run(steps());
     EXPECT_TRUE(failure.empty()) << failure;
+    Figures& f = figures();
+    ++f.seeds;
+    f.divergences += failure.empty() ? 0 : 1;
+    f.counts.operations += driver.counts().operations;
+    f.counts.crashes += driver.counts().crashes;
+    f.counts.connection_kills += driver.counts().connection_kills;
+    f.counts.cut_calls += driver.counts().cut_calls;
     std::cout << driver.summary();
 }
 

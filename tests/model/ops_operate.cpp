@@ -141,7 +141,7 @@ void Driver::delete_queue(Target& t) {
 void Driver::server_view(Target& t) {
     note(t, "client.server_time()");
     diff_.eq("server_time", show(TimePoint(Duration(clock_.now_ms()))),
-             show(client_.server_time()));
+             show(client_->server_time()));
 }
 
 }  // namespace delayq::model

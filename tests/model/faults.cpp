@@ -1,0 +1,89 @@
+// Faults between and inside the steps: a crash of redis-server, and client connections killed
+// while a call runs.
+#include <algorithm>
+#include <thread>
+#include <utility>
+
+#include "model/driver.hpp"
+
+namespace delayq::model {
+namespace {
+
+// How long after the call starts the connections are killed: before Redis reads it, while it
+// runs, or after it answered; each outcome happens.
+constexpr std::int64_t kMaxKillDelayUs = 400;
+
+}  // namespace
+
+// With appendfsync always every write Redis acknowledged is on disk before the answer, so the
+// restarted server must hold exactly what the model holds.
+void Driver::crash_redis(Target& t) {
+    note(t, "kill -9 redis-server, then start it again");
+    server_.kill();
+    server_.start();
+    ++counts_.crashes;
+    tally("fault: redis-server crashed and restarted");
+    for (auto& target : targets_) check(*target, true);
+}
+
+// The calls a cut may fall into: one library call that writes, its model applied right before
+// it, so that "before" and "after" are the only two states the queue may be left in. (A fetch's
+// or a generated send's outcome holds what only the answer tells: tokens, ids.)
+bool Driver::cuttable(Op op) {
+    return op == &Driver::cancel || op == &Driver::reschedule || op == &Driver::ack ||
+           op == &Driver::nack || op == &Driver::reject || op == &Driver::extend ||
+           op == &Driver::release || op == &Driver::requeue || op == &Driver::purge ||
+           op == &Driver::update_settings || op == &Driver::push_remove;
+}
+
+void Driver::cut_connections(Target& t, Op op) {
+    const QueueModel before = t.model;
+    const auto delay = std::chrono::microseconds(rng_.between(0, kMaxKillDelayUs));
+    ++counts_.connection_kills;
+    bool cut = false;
+    {
+        std::jthread killer([&] {
+            std::this_thread::sleep_for(delay);
+            server_.command({"CLIENT", "KILL", "TYPE", "normal"});
+        });
+        try {
+            (this->*op)(t);
+        } catch (const ConnectionError& e) {
+            cut = true;
+            result(std::string("cut: ") + e.what());
+        }
+    }
+    // CLIENT KILL closes the sockets before it answers, so the pools see every killed
+    // connection closed from here on and drop it: no later call meets one.
+    if (!cut) {
+        tally("fault: connections killed around a call that answered");
+        return;  // it answered, and what it answered was checked
+    }
+    ++counts_.cut_calls;
+    Diff with_call;
+    if (matches(t, with_call)) {
+        tally("fault: a cut call had happened");
+        return;
+    }
+    const QueueModel after = std::exchange(t.model, before);
+    Diff without_call;
+    if (matches(t, without_call)) {
+        tally("fault: a cut call had not happened");
+        return;
+    }
+    t.model = after;
+    diff_.add("a call cut by a connection kill left the queue in neither of its two outcomes");
+    diff_.add("-- against the model with the call:");
+    for (const std::string& line : with_call.lines()) diff_.add(line);
+    diff_.add("-- against the model without it:");
+    for (const std::string& line : without_call.lines()) diff_.add(line);
+}
+
+bool Driver::matches(Target& t, Diff& diff) {
+    std::swap(diff_, diff);
+    check(t, true);
+    std::swap(diff_, diff);
+    return diff.empty();
+}
+
+}  // namespace delayq::model
