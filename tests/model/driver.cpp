@@ -19,8 +19,10 @@ constexpr std::size_t kFullQueue = 60;
 constexpr std::size_t kHistory = 300;
 // Every this many steps every id is looked up, and the other queues are compared too.
 constexpr std::size_t kThoroughEvery = 50;
-// Of the steps whose one call a connection kill may cut, the share that it does.
-constexpr double kCutShare = 0.05;
+// Of the steps whose one call a fault may cut, the share the relay cuts (of the first
+// client's), and the share a CLIENT KILL races.
+constexpr double kCutShare = 0.1;
+constexpr double kKillShare = 0.03;
 
 std::vector<Handles> handles_of(const std::vector<const Client*>& clients,
                                 const std::string& name) {
@@ -145,8 +147,10 @@ void Driver::step() {
     std::int64_t r = rng_.between(0, total - 1);
     for (const WeightedOp& op : allowed) {
         if (r < op.weight) {
-            if (faults_.connection_kills && cuttable(op.run) && rng_.chance(kCutShare)) {
-                cut_connections(t, op.run);
+            if (faults_.cuts != nullptr && c == 0 && cuttable(op.run) && rng_.chance(kCutShare)) {
+                cut_call(t, op.run);
+            } else if (faults_.connection_kills && cuttable(op.run) && rng_.chance(kKillShare)) {
+                kill_connections(t, op.run);
             } else {
                 (this->*op.run)(t);
             }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "delayq/delayq.hpp"
+#include "model/cut_proxy.hpp"
 #include "model/diff.hpp"
 #include "model/fake_clock.hpp"
 #include "model/inputs.hpp"
@@ -61,9 +62,13 @@ struct Faults {
     // kill -9 of redis-server (appendonly yes, appendfsync always) and a restart: the queues
     // must come back as the model has them, every acknowledged write kept.
     bool crashes = false;
-    // CLIENT KILL of every client connection while a call runs: that call may or may not have
-    // happened (the model allows both, decided by reading the queue right after), nothing else.
+    // CLIENT KILL of every client connection as a call starts: mostly it lands around the
+    // call, which must then go on on new connections; when it cuts the call, as below.
     bool connection_kills = false;
+    // The first client's connections go through this relay, which cuts a call inside: before
+    // Redis read it, or after Redis answered. The call may or may not have happened (the model
+    // allows both, decided by reading the queue right after), and nothing else may differ.
+    CutProxy* cuts = nullptr;
 };
 
 // What a run did, for the report and docs/reliability.md.
@@ -71,7 +76,8 @@ struct RunCounts {
     std::uint64_t operations = 0;  // library calls the steps made and checked
     std::uint64_t crashes = 0;
     std::uint64_t connection_kills = 0;
-    std::uint64_t cut_calls = 0;  // calls a connection kill failed (outcome unknown)
+    std::uint64_t proxy_cuts = 0;
+    std::uint64_t cut_calls = 0;  // calls a kill or a cut failed (outcome unknown)
 };
 
 class Driver {
@@ -172,7 +178,12 @@ class Driver {
     // Faults (faults.cpp).
     void crash_redis(Target& t);
     // Runs `op` while every client connection is killed: a cut call is allowed either outcome.
-    void cut_connections(Target& t, Op op);
+    void kill_connections(Target& t, Op op);
+    // Runs `op` through the relay, which cuts it.
+    void cut_call(Target& t, Op op);
+    // After `op` failed with ConnectionError: the queue must match the model with the call
+    // (as it is now), if it `may_have_happened`, or without it (`before`), which it then takes.
+    void resolve_cut(Target& t, const QueueModel& before, bool may_have_happened);
     // Whether the queue matches the model, every message looked at; the differences go to
     // `diff` rather than to the run's.
     bool matches(Target& t, Diff& diff);

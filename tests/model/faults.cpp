@@ -36,7 +36,7 @@ bool Driver::cuttable(Op op) {
            op == &Driver::update_settings || op == &Driver::push_remove;
 }
 
-void Driver::cut_connections(Target& t, Op op) {
+void Driver::kill_connections(Target& t, Op op) {
     const QueueModel before = t.model;
     const auto delay = std::chrono::microseconds(rng_.between(0, kMaxKillDelayUs));
     ++counts_.connection_kills;
@@ -56,22 +56,61 @@ void Driver::cut_connections(Target& t, Op op) {
     // CLIENT KILL closes the sockets before it answers, so the pools see every killed
     // connection closed from here on and drop it: no later call meets one.
     if (!cut) {
-        tally("fault: connections killed around a call that answered");
+        tally("fault: CLIENT KILL around a call, which answered");
         return;  // it answered, and what it answered was checked
     }
+    tally("fault: CLIENT KILL cut a call");
+    resolve_cut(t, before, true);
+}
+
+void Driver::cut_call(Target& t, Op op) {
+    const QueueModel before = t.model;
+    const bool after_redis = rng_.chance(0.5);
+    const std::string how = after_redis ? "after Redis answered" : "before Redis read it";
+    faults_.cuts->arm(after_redis ? CutProxy::Cut::kAfterRedis : CutProxy::Cut::kBeforeRedis);
+    ++counts_.proxy_cuts;
+    bool cut = false;
+    try {
+        (this->*op)(t);
+    } catch (const ConnectionError& e) {
+        cut = true;
+        result("cut " + how + ": " + e.what());
+    }
+    const bool fired = faults_.cuts->disarm();
+    if (!cut) {
+        // No call of the step went to Redis (a lease nobody holds is refused by the client):
+        // nothing to cut. A cut the library hid would have shown in the answer's check.
+        tally(fired ? "fault: relay cut, the call answered anyway" : "fault: relay cut, no call");
+        return;
+    }
+    tally("fault: relay cut a call " + how);
+    // Cut before Redis read it, the call cannot have happened, whatever request was cut (the
+    // call's own, or the handshake of the connection it opened); cut after, it may not have
+    // either (a handshake's answer was cut).
+    resolve_cut(t, before, after_redis);
+}
+
+void Driver::resolve_cut(Target& t, const QueueModel& before, bool may_have_happened) {
     ++counts_.cut_calls;
     Diff with_call;
-    if (matches(t, with_call)) {
-        tally("fault: a cut call had happened");
+    if (!may_have_happened) {
+        t.model = before;
+        check(t, true);
+        if (!diff_.empty()) diff_.add("-- a call cut before Redis read it changed the queue");
+        tally("fault: the cut call had not happened");
         return;
     }
-    const QueueModel after = std::exchange(t.model, before);
+    if (matches(t, with_call)) {
+        tally("fault: the cut call had happened");
+        return;
+    }
+    QueueModel after = std::exchange(t.model, before);
     Diff without_call;
     if (matches(t, without_call)) {
-        tally("fault: a cut call had not happened");
+        tally("fault: the cut call had not happened");
         return;
     }
-    t.model = after;
+    t.model = std::move(after);
     diff_.add("a call cut by a connection kill left the queue in neither of its two outcomes");
     diff_.add("-- against the model with the call:");
     for (const std::string& line : with_call.lines()) diff_.add(line);

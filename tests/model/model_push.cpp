@@ -15,8 +15,11 @@ PushSetStatus QueueModel::push_set(const PushTarget& target) {
     const bool existed = push_.has_value();
     const std::optional<PushOutcome> last = existed ? push_->last : std::nullopt;
     // A change starts the rate limit from a full bucket, and keeps the last answer.
-    push_ = PushState{
-        .target = target, .updated = now_ms(), .tokens = std::nullopt, .tokens_at = 0, .last = last};
+    push_ = PushState{.target = target,
+                      .updated = now_ms(),
+                      .tokens = std::nullopt,
+                      .tokens_at = 0,
+                      .last = last};
     return existed ? PushSetStatus::kUpdated : PushSetStatus::kCreated;
 }
 
@@ -67,10 +70,10 @@ Expect<ExpectedPushLease> QueueModel::push_lease(std::size_t max_count) {
     std::optional<double> tokens;
     if (rate > 0) {
         const double size = std::max(1.0, rate);
-        tokens = push_->tokens ? std::min(size, *push_->tokens +
-                                                    static_cast<double>(now - push_->tokens_at) *
-                                                        rate / 1000)
-                               : size;
+        tokens = push_->tokens
+                     ? std::min(size, *push_->tokens +
+                                          static_cast<double>(now - push_->tokens_at) * rate / 1000)
+                     : size;
     }
     enum class Bound { kNone, kInFlight, kRate };
     Bound bound = Bound::kNone;
@@ -104,8 +107,8 @@ Expect<ExpectedPushLease> QueueModel::push_lease(std::size_t max_count) {
         out.limited = true;
         std::int64_t room_at = now;
         if (bound == Bound::kRate) {
-            room_at = now + static_cast<std::int64_t>(
-                                std::ceil((1 - (*tokens - leased)) * 1000 / rate));
+            room_at =
+                now + static_cast<std::int64_t>(std::ceil((1 - (*tokens - leased)) * 1000 / rate));
         } else {
             for (const Entry* m : sorted(Place::kInFlight)) {
                 room_at = m->score;

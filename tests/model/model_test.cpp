@@ -84,8 +84,10 @@ class ModelTest : public ::testing::TestWithParam<std::uint64_t> {
         std::cout << "model: " << f.seeds << " seeds, " << f.counts.operations
                   << " operations, faults injected: " << f.counts.crashes
                   << " redis-server crashes (kill -9, restart), " << f.counts.connection_kills
-                  << " connection kills during a call (" << f.counts.cut_calls
-                  << " calls cut), divergences: " << f.divergences << "\n";
+                  << " CLIENT KILLs as a call starts, " << f.counts.proxy_cuts
+                  << " connections closed inside a call; " << f.counts.cut_calls
+                  << " calls cut (outcome unknown, resolved by reading); divergences: "
+                  << f.divergences << "\n";
     }
 };
 
@@ -103,16 +105,20 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     ASSERT_EQ(server.time_ms(), clock.now_ms());
 
     // DELAYQ_ENGINE=scripts runs the model against the EVALSHA fallback (tests/model's CMake).
+    // The first client goes through the relay that cuts calls.
+    CutProxy proxy(server.port());
     std::vector<std::unique_ptr<Client>> clients;
     std::vector<const Client*> used;
     for (std::size_t i = 0; i < kClients; ++i) {
-        clients.push_back(std::make_unique<Client>(server.url(), test::with_engine_from_env({})));
+        const std::string url =
+            i == 0 ? "redis://127.0.0.1:" + std::to_string(proxy.port()) : server.url();
+        clients.push_back(std::make_unique<Client>(url, test::with_engine_from_env({})));
         used.push_back(clients.back().get());
     }
     // The inputs of the fixed settings bug are always on; unsetting DELAYQ_MODEL_KNOWN_BUGS no
     // longer leaves them out.
     Driver driver(seed, server, used, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true,
-                  Faults{.crashes = true, .connection_kills = true});
+                  Faults{.crashes = true, .connection_kills = true, .cuts = &proxy});
     const std::string failure = driver.run(steps());
     EXPECT_TRUE(failure.empty()) << failure;
     Figures& f = figures();
@@ -121,6 +127,7 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     f.counts.operations += driver.counts().operations;
     f.counts.crashes += driver.counts().crashes;
     f.counts.connection_kills += driver.counts().connection_kills;
+    f.counts.proxy_cuts += driver.counts().proxy_cuts;
     f.counts.cut_calls += driver.counts().cut_calls;
     std::cout << driver.summary();
 }

@@ -42,8 +42,8 @@ std::string describe_target(const PushTarget& t) {
 
 // The answers a receiver gives, and their bodies.
 int random_status(Rng& rng) {
-    const std::vector<int> statuses = {200, 200, 201, 204, 500, 500, 502, 503,
-                                       429, 408, 404, 400, 301, 99};
+    const std::vector<int> statuses = {200, 200, 201, 204, 500, 500, 502,
+                                       503, 429, 408, 404, 400, 301, 99};
     return rng.pick(statuses);
 }
 
@@ -67,9 +67,7 @@ void Driver::push_remove(Target& t) {
     tally("push.remove");
 }
 
-void Driver::push_get(Target& t) {
-    compare(diff_, "push.get", t.model.push_get(), t.push.get());
-}
+void Driver::push_get(Target& t) { compare(diff_, "push.get", t.model.push_get(), t.push.get()); }
 
 void Driver::push_lease(Target& t) {
     const std::size_t n = rng_.chance(0.02) ? kMaxBatch + 1 : fetch_count(rng_);
