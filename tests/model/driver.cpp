@@ -101,6 +101,11 @@ const std::vector<Driver::WeightedOp>& Driver::ops() {
         {"push_remove", 1, &Driver::push_remove},
         {"push_lease", 24, &Driver::push_lease},
         {"push_settle", 24, &Driver::push_settle},
+        {"schedule_put", 6, &Driver::schedule_put},
+        {"schedule_pause_or_resume", 3, &Driver::schedule_pause_or_resume},
+        {"schedule_remove", 1, &Driver::schedule_remove},
+        {"schedule_trigger", 2, &Driver::schedule_trigger},
+        {"schedule_claim", 12, &Driver::schedule_claim},
         {"crash_redis", 1, &Driver::crash_redis},
     };
     return all;

@@ -174,6 +174,12 @@ class Driver {
     void push_get(Target& t);
     void push_lease(Target& t);
     void push_settle(Target& t);
+    void schedule_put(Target& t);
+    void schedule_pause_or_resume(Target& t);
+    void schedule_remove(Target& t);
+    void schedule_trigger(Target& t);
+    void schedule_claim(Target& t);
+    void check_schedules(Target& t);
 
     // Faults (faults.cpp).
     void crash_redis(Target& t);

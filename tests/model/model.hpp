@@ -87,6 +87,33 @@ struct PushState {
     std::optional<PushOutcome> last;
 };
 
+// A recurring schedule as the model keeps it (lib/schedule.lua's record).
+struct ScheduleState {
+    ScheduleSpec spec;
+    bool paused = false;
+    std::int64_t anchor = 0;
+    std::int64_t created = 0;
+    std::int64_t updated = 0;
+    std::int64_t next = -1;   // the next occurrence not yet sent; -1: ended
+    std::int64_t ahead = -1;  // the last occurrence sent, and its message
+    std::string ahead_id;
+    std::int64_t prev = -1;  // the one before
+    std::string prev_id;
+    std::uint64_t runs = 0;
+    std::uint64_t missed = 0;
+    std::uint64_t skipped = 0;
+};
+
+// What one scheduler's passes over the queue did (its SchedulerStats).
+struct ClaimCounts {
+    std::uint64_t claims = 0;
+    std::uint64_t fired = 0;
+    std::uint64_t missed = 0;
+    std::uint64_t skipped = 0;
+};
+
+enum class PutMode { kAdd, kUpsert, kResume };
+
 class QueueModel {
   public:
     explicit QueueModel(std::string name);
@@ -140,6 +167,19 @@ class QueueModel {
     bool push_record(int status, const std::string& error);
     const std::optional<PushState>& push() const { return push_; }
 
+    // Recurring schedules (model_schedules.cpp), of `every` specs in UTC. A resume of no
+    // schedule answers nullopt. The driver sends only valid specs and names.
+    std::optional<PutResult> schedule_put(PutMode mode, const std::string& name,
+                                          const ScheduleSpec* spec);
+    bool schedule_pause(const std::string& name);
+    bool schedule_remove(const std::string& name);
+    std::optional<TriggerResult> schedule_trigger(const std::string& name);
+    std::optional<ScheduleInfo> schedule_get(const std::string& name) const;
+    // A scheduler running now, with the clock standing still: passes over the queue until no
+    // claim is due, each claiming what its read found due, in the order of the claims.
+    ClaimCounts schedule_claims();
+    const std::map<std::string, ScheduleState>& schedules() const { return schedules_; }
+
     // Whether Client::queues() names it: it has counted something since it was created.
     bool listed() const;
     // The instants (ms) after now at which something changes by the clock alone: due times,
@@ -174,6 +214,13 @@ class QueueModel {
     void count_lateness(std::int64_t late_ms);
     Expect<std::vector<Entry*>> select_dead(const DeadLetterSelector& which);
     MessageInfo info(const Entry& m) const;
+    // Schedules: the occurrence after `t`, the send of one, the cancel of the one sent ahead,
+    // when the next claim is due, and one claim.
+    std::optional<std::int64_t> occurrence_after(const ScheduleState& s, std::int64_t t) const;
+    bool send_occurrence(const ScheduleState& s, const std::string& id, std::int64_t due);
+    void cancel_ahead(const ScheduleState& s);
+    std::optional<std::int64_t> claim_at(const ScheduleState& s) const;
+    void claim(const std::string& name, ScheduleState& s, ClaimCounts& counts);
     void note_write();
 
     std::string name_;
@@ -188,6 +235,7 @@ class QueueModel {
     std::array<std::uint64_t, kLatenessBuckets> lateness_{};
     std::int64_t lateness_sum_ = 0;
     std::optional<PushState> push_;
+    std::map<std::string, ScheduleState> schedules_;
 };
 
 // The model's checks of input (docs/design.md section 8), kept apart from the library's own so

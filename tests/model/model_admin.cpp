@@ -116,6 +116,7 @@ DeleteResult QueueModel::delete_queue(bool force) {
     lateness_ = {};
     lateness_sum_ = 0;
     push_.reset();
+    schedules_.clear();
     return out;
 }
 

@@ -23,6 +23,7 @@ void Driver::check(Target& t, bool thorough) {
     check_identity(diff_, name + ".stats", stats);
     compare(diff_, name + ".settings", t.model.settings(), t.admin.settings());
     compare(diff_, name + ".push", t.model.push_get(), t.push.get());
+    check_schedules(t);
     for (const State s : {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
         check_listing(t, s);
     }
