@@ -81,6 +81,14 @@ bool CutProxy::disarm() {
     return fired_;
 }
 
+void CutProxy::drop_all() {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t served = dropped_ + 1;
+    const char drop = 'd';
+    if (::write(wake_[1], &drop, 1) != 1) throw std::runtime_error("cut proxy: cannot wake");
+    dropped_cv_.wait(lock, [&] { return dropped_ >= served; });
+}
+
 void CutProxy::run() {
     for (;;) {
         std::vector<pollfd> fds = {{wake_[0], POLLIN, 0}, {listener_, POLLIN, 0}};
@@ -92,7 +100,18 @@ void CutProxy::run() {
             if (errno == EINTR) continue;
             return;
         }
-        if (fds[0].revents != 0) return;
+        if (fds[0].revents != 0) {
+            char what = 's';
+            if (::read(wake_[0], &what, 1) != 1 || what == 's') return;
+            for (const Pair& p : pairs_) close_pair_fds(p.client, p.redis);
+            pairs_.clear();
+            {
+                std::lock_guard lock(mutex_);
+                ++dropped_;
+            }
+            dropped_cv_.notify_all();
+            continue;
+        }
         // The pairs polled; one accepted now is polled next time round.
         const std::size_t polled = pairs_.size();
         std::vector<Pair> kept;

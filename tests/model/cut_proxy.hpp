@@ -5,7 +5,8 @@
 // happen) or once Redis answered it, dropping the answer (the call happened; the client cannot
 // know). A race of a CLIENT KILL with a call lands around the call almost always; this lands
 // inside it every time, and each outcome as often as the other.
-#include <atomic>
+#include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -27,6 +28,10 @@ class CutProxy {
     void arm(Cut cut);
     // Ends an armed cut that has not happened; whether it had.
     bool disarm();
+    // Closes every relayed connection, and returns once they are closed: what a CLIENT KILL or
+    // a crash of redis-server does to direct connections, which the relay would otherwise pass
+    // on to its clients only a moment later (a call in that moment would fail).
+    void drop_all();
 
   private:
     struct Pair {
@@ -45,7 +50,9 @@ class CutProxy {
     int port_ = 0;
     int wake_[2] = {-1, -1};
     std::vector<Pair> pairs_;  // the relay thread's only
-    std::mutex mutex_;         // guards armed_, fired_
+    std::mutex mutex_;         // guards armed_, fired_, dropped_
+    std::condition_variable dropped_cv_;
+    std::uint64_t dropped_ = 0;  // drop_all() requests served
     bool armed_ = false;
     Cut cut_ = Cut::kBeforeRedis;
     bool fired_ = false;

@@ -20,6 +20,7 @@ constexpr std::int64_t kMaxKillDelayUs = 400;
 void Driver::crash_redis(Target& t) {
     note(t, "kill -9 redis-server, then start it again");
     server_.kill();
+    if (faults_.cuts != nullptr) faults_.cuts->drop_all();
     server_.start();
     ++counts_.crashes;
     tally("fault: redis-server crashed and restarted");
@@ -55,6 +56,8 @@ void Driver::kill_connections(Target& t, Op op) {
     }
     // CLIENT KILL closes the sockets before it answers, so the pools see every killed
     // connection closed from here on and drop it: no later call meets one.
+    if (faults_.cuts != nullptr) faults_.cuts->drop_all();
+    result("connections killed");
     if (!cut) {
         tally("fault: CLIENT KILL around a call, which answered");
         return;  // it answered, and what it answered was checked
