@@ -57,13 +57,13 @@ void Target::use(std::size_t i) {
     push = handles.at(i).push;
 }
 
-Driver::Driver(std::uint64_t seed, test::RedisServer& server, std::vector<const Client*> clients,
+Driver::Driver(std::uint64_t seed, Redis redis, std::vector<const Client*> clients,
                FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs,
                Faults faults)
     : seed_(seed),
       known_bugs_(known_bugs),
       rng_(seed),
-      server_(server),
+      redis_(redis),
       clients_(std::move(clients)),
       client_(clients_.front()),
       faults_(faults),
@@ -107,6 +107,7 @@ const std::vector<Driver::WeightedOp>& Driver::ops() {
         {"schedule_trigger", 2, &Driver::schedule_trigger},
         {"schedule_claim", 12, &Driver::schedule_claim},
         {"crash_redis", 1, &Driver::crash_redis},
+        {"failover", 2, &Driver::failover},
     };
     return all;
 }
@@ -144,6 +145,7 @@ void Driver::step() {
     for (const WeightedOp& op : ops()) {
         if (full && (op.run == &Driver::send_one || op.run == &Driver::send_many)) continue;
         if (!faults_.crashes && op.run == &Driver::crash_redis) continue;
+        if (!faults_.failovers && op.run == &Driver::failover) continue;
         allowed.push_back(op);
     }
     const int total =

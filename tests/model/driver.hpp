@@ -21,6 +21,7 @@
 #include "model/inputs.hpp"
 #include "model/model.hpp"
 #include "model/rng.hpp"
+#include "support/redis_cluster.hpp"
 #include "support/redis_server.hpp"
 
 namespace delayq::model {
@@ -69,6 +70,15 @@ struct Faults {
     // Redis read it, or after Redis answered. The call may or may not have happened (the model
     // allows both, decided by reading the queue right after), and nothing else may differ.
     CutProxy* cuts = nullptr;
+    // CLUSTER FAILOVER of a queue's primary to its replica (the coordinated kind, in which the
+    // replica has every write the primary acknowledged): nothing may differ after it.
+    bool failovers = false;
+};
+
+// The Redis under test: one server, or a cluster (whose failovers are a fault of their own).
+struct Redis {
+    test::RedisServer* server = nullptr;
+    test::RedisCluster* cluster = nullptr;
 };
 
 // What a run did, for the report and docs/reliability.md.
@@ -77,15 +87,15 @@ struct RunCounts {
     std::uint64_t crashes = 0;
     std::uint64_t connection_kills = 0;
     std::uint64_t proxy_cuts = 0;
+    std::uint64_t failovers = 0;
     std::uint64_t cut_calls = 0;  // calls a kill or a cut failed (outcome unknown)
 };
 
 class Driver {
   public:
     // `known_bugs`: also the inputs that reproduce the known bugs (model_test.cpp), which fail.
-    Driver(std::uint64_t seed, test::RedisServer& server, std::vector<const Client*> clients,
-           FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs,
-           Faults faults = {});
+    Driver(std::uint64_t seed, Redis redis, std::vector<const Client*> clients, FakeClock& clock,
+           const std::vector<std::string>& queues, bool known_bugs, Faults faults = {});
 
     // Runs `steps` steps; "" when the queue and the model agreed throughout, else the report.
     std::string run(std::size_t steps);
@@ -183,6 +193,10 @@ class Driver {
 
     // Faults (faults.cpp).
     void crash_redis(Target& t);
+    void failover(Target& t);
+    // One command on the node that serves `queue` now.
+    test::RawReply queue_command(const std::string& queue,
+                                 const std::vector<std::string>& args) const;
     // Runs `op` while every client connection is killed: a cut call is allowed either outcome.
     void kill_connections(Target& t, Op op);
     // Runs `op` through the relay, which cuts it.
@@ -198,7 +212,7 @@ class Driver {
     std::uint64_t seed_;
     bool known_bugs_;
     Rng rng_;
-    test::RedisServer& server_;
+    Redis redis_;
     std::vector<const Client*> clients_;
     const Client* client_ = nullptr;  // the current step's
     Faults faults_;

@@ -12,6 +12,8 @@ namespace {
 // How long after the call starts the connections are killed: before Redis reads it, while it
 // runs, or after it answered; each outcome happens.
 constexpr std::int64_t kMaxKillDelayUs = 400;
+// More than twice the cluster fixture's node timeout (1 s).
+constexpr std::int64_t kVoteGapUs = 2'500'000;
 
 }  // namespace
 
@@ -19,12 +21,41 @@ constexpr std::int64_t kMaxKillDelayUs = 400;
 // restarted server must hold exactly what the model holds.
 void Driver::crash_redis(Target& t) {
     note(t, "kill -9 redis-server, then start it again");
-    server_.kill();
+    redis_.server->kill();
     if (faults_.cuts != nullptr) faults_.cuts->drop_all();
-    server_.start();
+    redis_.server->start();
     ++counts_.crashes;
     tally("fault: redis-server crashed and restarted");
     for (auto& target : targets_) check(*target, true);
+}
+
+// Coordinated: the primary stops taking writes until its replica has them all, so that the
+// promoted replica holds exactly what the model holds. Redis refuses a node's vote twice within
+// twice the node timeout, on the servers' clock: the clock moves on that far first.
+void Driver::failover(Target& t) {
+    test::RedisCluster& cluster = *redis_.cluster;
+    const std::size_t primary = cluster.primary_of_slot(
+        test::RedisCluster::slot_of(test::queue_key(t.model.name(), "msg")));
+    const std::vector<std::size_t> replicas = cluster.replicas_of(primary);
+    if (replicas.empty()) return;
+    const std::size_t replica = rng_.pick(replicas);
+    note(t, "CLUSTER FAILOVER of node " + std::to_string(primary) + " to node " +
+                std::to_string(replica));
+    clock_.advance(kVoteGapUs);
+    for (auto& target : targets_) target->model.set_now_us(clock_.now_us());
+    cluster.failover(replica);
+    ++counts_.failovers;
+    tally("fault: failover");
+    for (auto& target : targets_) check(*target, true);
+}
+
+test::RawReply Driver::queue_command(const std::string& queue,
+                                     const std::vector<std::string>& args) const {
+    if (redis_.cluster == nullptr) return redis_.server->command(args);
+    const test::RedisCluster& cluster = *redis_.cluster;
+    return cluster
+        .node(cluster.primary_of_slot(test::RedisCluster::slot_of(test::queue_key(queue, "msg"))))
+        .command(args);
 }
 
 // The calls a cut may fall into: one library call that writes, its model applied right before
@@ -45,7 +76,7 @@ void Driver::kill_connections(Target& t, Op op) {
     {
         std::jthread killer([&] {
             std::this_thread::sleep_for(delay);
-            server_.command({"CLIENT", "KILL", "TYPE", "normal"});
+            redis_.server->command({"CLIENT", "KILL", "TYPE", "normal"});
         });
         try {
             (this->*op)(t);

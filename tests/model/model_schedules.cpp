@@ -12,6 +12,10 @@
 namespace delayq::model {
 namespace {
 
+// The most missed occurrences a claim walks (kMissedScanLimit in src/schedule/claim_plan.hpp, a
+// documented bound on a claim's work).
+constexpr std::size_t kMissedScanLimit = 1'000'000;
+
 std::string occurrence_id(const std::string& name, std::int64_t instant) {
     return "schedule:" + name + ":" + std::to_string(instant);
 }
@@ -209,7 +213,13 @@ void QueueModel::claim(const std::string& name, ScheduleState& s, ClaimCounts& c
     std::deque<std::int64_t> kept;
     std::uint64_t missed = 0;
     std::optional<std::int64_t> t = s.next;
+    std::size_t walked = 0;
     while (t && *t < missed_before) {
+        // Past the walk's bound the claim jumps to the grace; what it jumps over is not counted.
+        if (++walked > kMissedScanLimit) {
+            t = occurrence_after(s, missed_before - 1);
+            if (!t || *t >= missed_before) break;
+        }
         kept.push_back(*t);
         if (kept.size() > keep) {
             kept.pop_front();

@@ -26,16 +26,21 @@
 // exact_str (lib/util.lua); the driver always sends settings of full precision.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "model/driver.hpp"
 #include "model/fake_clock.hpp"
 #include "support/fixture.hpp"
+#include "support/redis_cluster.hpp"
 #include "support/redis_server.hpp"
 
 namespace delayq::model {
@@ -47,6 +52,8 @@ constexpr std::size_t kDefaultSteps = 1500;
 constexpr std::uint64_t kDefaultSeeds = 4;
 // Clients the steps are spread over, as several processes share queues.
 constexpr std::size_t kClients = 3;
+// The cluster runs take this share of the steps: each of their calls costs more.
+constexpr std::size_t kClusterShare = 3;
 
 std::uint64_t env_number(const char* name, std::uint64_t otherwise) {
     const char* value = std::getenv(name);
@@ -63,6 +70,16 @@ std::vector<std::uint64_t> seeds() {
     return out;
 }
 
+// A cluster run costs several times a single server's (its fixture, its failovers): by default
+// one seed, else those asked for.
+std::vector<std::uint64_t> cluster_seeds() {
+    if (std::getenv("DELAYQ_MODEL_SEED") == nullptr &&
+        std::getenv("DELAYQ_MODEL_SEEDS") == nullptr) {
+        return {1};
+    }
+    return seeds();
+}
+
 std::size_t steps() { return env_number("DELAYQ_MODEL_STEPS", kDefaultSteps); }
 
 // What every seed of the run did, printed at the end (docs/reliability.md quotes it).
@@ -77,19 +94,39 @@ Figures& figures() {
     return f;
 }
 
-class ModelTest : public ::testing::TestWithParam<std::uint64_t> {
+void add_figures(const Driver& driver, const std::string& failure) {
+    Figures& f = figures();
+    ++f.seeds;
+    f.divergences += failure.empty() ? 0 : 1;
+    f.counts.operations += driver.counts().operations;
+    f.counts.crashes += driver.counts().crashes;
+    f.counts.connection_kills += driver.counts().connection_kills;
+    f.counts.proxy_cuts += driver.counts().proxy_cuts;
+    f.counts.cut_calls += driver.counts().cut_calls;
+    f.counts.failovers += driver.counts().failovers;
+    std::cout << driver.summary();
+}
+
+// Prints the figures of every run once all have ended.
+class FiguresPrinter : public ::testing::Environment {
   public:
-    static void TearDownTestSuite() {
+    void TearDown() override {
         const Figures& f = figures();
-        std::cout << "model: " << f.seeds << " seeds, " << f.counts.operations
+        std::cout << "model: " << f.seeds << " runs, " << f.counts.operations
                   << " operations, faults injected: " << f.counts.crashes
                   << " redis-server crashes (kill -9, restart), " << f.counts.connection_kills
                   << " CLIENT KILLs as a call starts, " << f.counts.proxy_cuts
                   << " connections closed inside a call; " << f.counts.cut_calls
-                  << " calls cut (outcome unknown, resolved by reading); divergences: "
-                  << f.divergences << "\n";
+                  << " calls cut (outcome unknown, resolved by reading), " << f.counts.failovers
+                  << " cluster failovers; divergences: " << f.divergences << "\n";
     }
 };
+// Owned by googletest from here on.
+[[maybe_unused]] ::testing::Environment* const kFiguresPrinter =
+    ::testing::AddGlobalTestEnvironment(new FiguresPrinter);
+
+class ModelTest : public ::testing::TestWithParam<std::uint64_t> {};
+class ClusterModelTest : public ModelTest {};
 
 TEST_P(ModelTest, QueuesFollowTheModel) {
     const std::uint64_t seed = GetParam();
@@ -117,25 +154,67 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     }
     // The inputs of the fixed settings bug are always on; unsetting DELAYQ_MODEL_KNOWN_BUGS no
     // longer leaves them out.
-    Driver driver(seed, server, used, clock, {"q", "orders:eu-1"}, /*known_bugs=*/true,
+    Driver driver(seed, Redis{.server = &server}, used, clock, {"q", "orders:eu-1"},
+                  /*known_bugs=*/true,
                   Faults{.crashes = true, .connection_kills = true, .cuts = &proxy});
     const std::string failure = driver.run(steps());
     EXPECT_TRUE(failure.empty()) << failure;
-    Figures& f = figures();
-    ++f.seeds;
-    f.divergences += failure.empty() ? 0 : 1;
-    f.counts.operations += driver.counts().operations;
-    f.counts.crashes += driver.counts().crashes;
-    f.counts.connection_kills += driver.counts().connection_kills;
-    f.counts.proxy_cuts += driver.counts().proxy_cuts;
-    f.counts.cut_calls += driver.counts().cut_calls;
-    std::cout << driver.summary();
+    add_figures(driver, failure);
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest, ::testing::ValuesIn(seeds()),
-                         [](const ::testing::TestParamInfo<std::uint64_t>& seed) {
-                             return "seed_" + std::to_string(seed.param);
-                         });
+// The cluster forms on its servers' clock (a node calls the cluster ok only some seconds after
+// it saw it whole): the clock runs while it does, then stands still for the model.
+class TickingClock {
+  public:
+    explicit TickingClock(FakeClock& clock)
+        : thread_([&clock](const std::stop_token& stop) {
+              while (!stop.stop_requested()) {
+                  clock.advance(kTickUs);
+                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+              }
+          }) {}
+
+  private:
+    static constexpr std::int64_t kTickUs = 50'000;
+    std::jthread thread_;
+};
+
+// The same steps on a Redis Cluster of three primaries with a replica each, the two queues on
+// different primaries, with coordinated failovers of their primaries as the fault (the single
+// server's faults are the test above's).
+TEST_P(ClusterModelTest, QueuesFollowTheModelThroughFailovers) {
+    const std::uint64_t seed = GetParam();
+    FakeClock clock(DELAYQ_FAKE_CLOCK_LIB,
+                    kStartUs + static_cast<std::int64_t>(seed % 1000) * 1'000'003);
+    std::optional<test::RedisCluster> cluster;
+    {
+        const TickingClock ticking(clock);
+        cluster.emplace(test::RedisClusterOptions{.environment = clock.server_environment()});
+    }
+    ASSERT_EQ(cluster->node(0).time_ms(), clock.now_ms());
+    const std::vector<std::string> queues = {
+        cluster->name_served_by(cluster->primaries().at(0), "q"),
+        cluster->name_served_by(cluster->primaries().at(1), "orders:eu-")};
+    std::vector<std::unique_ptr<Client>> clients;
+    std::vector<const Client*> used;
+    for (std::size_t i = 0; i < kClients; ++i) {
+        clients.push_back(
+            std::make_unique<Client>(cluster->seeds_url(), test::with_engine_from_env({})));
+        used.push_back(clients.back().get());
+    }
+    Driver driver(seed, Redis{.cluster = &*cluster}, used, clock, queues, /*known_bugs=*/true,
+                  Faults{.failovers = true});
+    const std::string failure = driver.run(std::max<std::size_t>(1, steps() / kClusterShare));
+    EXPECT_TRUE(failure.empty()) << failure;
+    add_figures(driver, failure);
+}
+
+std::string seed_name(const ::testing::TestParamInfo<std::uint64_t>& seed) {
+    return "seed_" + std::to_string(seed.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, ModelTest, ::testing::ValuesIn(seeds()), seed_name);
+INSTANTIATE_TEST_SUITE_P(Seeds, ClusterModelTest, ::testing::ValuesIn(cluster_seeds()), seed_name);
 
 }  // namespace
 }  // namespace delayq::model
