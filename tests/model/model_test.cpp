@@ -1,17 +1,35 @@
-// The reference-model test (issue 28, step 0). A seeded driver runs thousands of serial random
+// The reference-model test (issues 28 and 34). A seeded driver runs thousands of serial random
 // operations, valid and invalid, through the public API on two queues of a real redis-server,
-// and after every step compares the whole queue (every message by list and get, stats and its
-// identity, settings, Client::queues) with a plain in-memory model of docs/design.md
-// (model.hpp). Time is the Redis server's: its wall clock stands still and moves only when the
-// driver moves it (fake_clock_preload.cpp), so the model knows "now" to the microsecond, and
-// even the queue's backoff jitter (drawn from the clock's microseconds) is predicted exactly.
+// each step through one of three Clients, and after every step compares the whole queue (every
+// message by list and get, stats and its identity, settings, the push target, the schedules,
+// Client::queues) with a plain in-memory model of docs/design.md (model.hpp). Time is the Redis
+// server's: its wall clock stands still and moves only when the driver moves it
+// (fake_clock_preload.cpp), so the model knows "now" to the microsecond, and even the queue's
+// backoff jitter (drawn from the clock's microseconds) is predicted exactly.
+//
+// Covered: sends, leases (fetch, ack, nack, reject, extend, release, expiry, lapsed leases),
+// inspection, dead letters, settings, pause and resume, deletion; push delivery (the target,
+// push_lease within max_in_flight and the rate, each answer settled by the pusher's verdict,
+// the recorded answer); recurring schedules (add, upsert, pause, resume, remove, trigger, and a
+// Scheduler's claims with catch-up, overlap, end and max_runs). Faults between and inside the
+// steps (faults.cpp): kill -9 and restart of redis-server (appendonly yes, appendfsync always:
+// nothing acknowledged may be lost), CLIENT KILL of every client connection as a call starts,
+// and a relay (cut_proxy.hpp) that closes the first client's connection inside a call, before
+// Redis read it (the call must not have happened) or after Redis answered (either outcome,
+// decided by reading the queue right after; nothing else may differ). The second suite runs the
+// steps on a Redis Cluster with coordinated failovers of the queues' primaries.
 //
 // A failure prints the seed, the step, the last operations and every difference; replay it
-// with DELAYQ_MODEL_SEED=<seed> (one seed) and DELAYQ_MODEL_STEPS=<n> (steps per seed).
+// with DELAYQ_MODEL_SEED=<seed> (that seed; with DELAYQ_MODEL_SEEDS=<n>, n seeds from it) and
+// DELAYQ_MODEL_STEPS=<n> (steps per seed; a cluster run takes a third). A replay is exact but
+// for the CLIENT KILL races. At the end the test prints its figures: runs, operations, faults
+// injected, divergences (docs/reliability.md, "The reference model under faults").
 //
-// Not covered: the Consumer and the Waiter (threads and timers, not serial steps: they are
-// built on the operations covered here), faults and orphans (a later issue), and what has no
-// queue semantics (Client::shared_secret, the ACL helpers, time.hpp's parsers).
+// Not covered: the Consumer, the Waiter and the pusher's own threads (threads and timers, not
+// serial steps: they are built on the operations covered here), cron specs and time zones (the
+// schedules here are `every` specs, whose occurrences the model computes by arithmetic),
+// orphans, and what has no queue semantics (Client::shared_secret, the ACL helpers, time.hpp's
+// parsers).
 //
 // The clock stays within a few months of 2030: the sequence counter tracks the server's clock
 // in microseconds and is exact only until 2255 (design.md section 2); a server clock moved
