@@ -3,9 +3,11 @@
 // 429 or 5xx retries with the queue's backoff, another 4xx or a 3xx dead-letters, and the
 // last answer is recorded.
 #include <algorithm>
+#include <chrono>
 
 #include "model/driver.hpp"
 #include "push/answer.hpp"
+#include "push/retry_after.hpp"
 
 namespace delayq::model {
 namespace {
@@ -117,7 +119,14 @@ void Driver::push_settle(Target& t) {
         }
         case push::PushAction::kRetry: {
             what = "push nack";
-            const Nack nack{std::nullopt, verdict.error};
+            Nack nack{std::nullopt, verdict.error};
+            // Sometimes with a Retry-After in seconds, as the pusher reads it.
+            if (rng_.chance(0.3)) {
+                const std::string retry_after = std::to_string(rng_.between(0, 90'000));
+                nack.delay = push::parse_retry_after(retry_after, std::chrono::system_clock::now());
+                what += " (Retry-After)";
+                result("Retry-After: " + retry_after);
+            }
             expected = t.model.nack(lease, nack);
             actual = call([&] { return t.leases.nack(lease, nack); });
             break;
