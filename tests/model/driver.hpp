@@ -207,7 +207,10 @@ class Driver {
     // Whether the queue matches the model, every message looked at; the differences go to
     // `diff` rather than to the run's.
     bool matches(Target& t, Diff& diff);
+    // Every message id the queue lists.
+    std::vector<std::string> listed_ids(Target& t);
     static bool cuttable(Op op);
+    static std::string_view name_of(Op op);
 
     std::uint64_t seed_;
     bool known_bugs_;

@@ -59,13 +59,15 @@ test::RawReply Driver::queue_command(const std::string& queue,
 }
 
 // The calls a cut may fall into: one library call that writes, its model applied right before
-// it, so that "before" and "after" are the only two states the queue may be left in. (A fetch's
-// or a generated send's outcome holds what only the answer tells: tokens, ids.)
+// it, so that "before" and "after" are the only two states the queue may be left in. A send's
+// generated ids, which only its answer tells, are read from the queue (resolve_cut); a fetch's
+// tokens could not be, so fetches are not cut.
 bool Driver::cuttable(Op op) {
-    return op == &Driver::cancel || op == &Driver::reschedule || op == &Driver::ack ||
-           op == &Driver::nack || op == &Driver::reject || op == &Driver::extend ||
-           op == &Driver::release || op == &Driver::requeue || op == &Driver::purge ||
-           op == &Driver::update_settings || op == &Driver::push_remove;
+    return op == &Driver::send_one || op == &Driver::send_many || op == &Driver::cancel ||
+           op == &Driver::reschedule || op == &Driver::ack || op == &Driver::nack ||
+           op == &Driver::reject || op == &Driver::extend || op == &Driver::release ||
+           op == &Driver::requeue || op == &Driver::purge || op == &Driver::update_settings ||
+           op == &Driver::push_remove;
 }
 
 void Driver::kill_connections(Target& t, Op op) {
@@ -94,6 +96,7 @@ void Driver::kill_connections(Target& t, Op op) {
         return;  // it answered, and what it answered was checked
     }
     tally("fault: CLIENT KILL cut a call");
+    tally("fault: cut a call of " + std::string(name_of(op)));
     resolve_cut(t, before, true);
 }
 
@@ -118,6 +121,7 @@ void Driver::cut_call(Target& t, Op op) {
         return;
     }
     tally("fault: relay cut a call " + how);
+    tally("fault: cut a call of " + std::string(name_of(op)));
     // Cut before Redis read it, the call cannot have happened, whatever request was cut (the
     // call's own, or the handshake of the connection it opened); cut after, it may not have
     // either (a handshake's answer was cut).
@@ -134,7 +138,20 @@ void Driver::resolve_cut(Target& t, const QueueModel& before, bool may_have_happ
         tally("fault: the cut call had not happened");
         return;
     }
-    if (matches(t, with_call)) {
+    // A send's generated ids: those the queue has and the model does not, in the order Redis
+    // generated them (ascending, as the sequence keys are).
+    if (t.model.unnamed() > 0) {
+        std::vector<SendResult> found;
+        for (const std::string& id : listed_ids(t)) {
+            if (!t.model.messages().contains(id)) found.push_back({id, false, TimePoint{}});
+        }
+        std::sort(found.begin(), found.end(),
+                  [](const SendResult& a, const SendResult& b) { return a.id < b.id; });
+        if (const std::string wrong = t.model.name_generated(found); !wrong.empty()) {
+            with_call.add("the cut send's generated ids: " + wrong);
+        }
+    }
+    if (with_call.empty() && matches(t, with_call)) {
         tally("fault: the cut call had happened");
         return;
     }
@@ -150,6 +167,27 @@ void Driver::resolve_cut(Target& t, const QueueModel& before, bool may_have_happ
     for (const std::string& line : with_call.lines()) diff_.add(line);
     diff_.add("-- against the model without it:");
     for (const std::string& line : without_call.lines()) diff_.add(line);
+}
+
+std::string_view Driver::name_of(Op op) {
+    for (const WeightedOp& w : ops()) {
+        if (w.run == op) return w.name;
+    }
+    return "?";
+}
+
+std::vector<std::string> Driver::listed_ids(Target& t) {
+    std::vector<std::string> out;
+    for (const State state : {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
+        PageRequest page{.limit = kMaxBatch};
+        for (;;) {
+            MessagePage p = t.admin.list(state, page);
+            for (const MessageInfo& m : p.messages) out.push_back(m.id);
+            if (p.next_cursor.empty()) break;
+            page.cursor = p.next_cursor;
+        }
+    }
+    return out;
 }
 
 bool Driver::matches(Target& t, Diff& diff) {

@@ -130,6 +130,8 @@ class QueueModel {
     // Binds the ids Redis generated for the last send, in order. Returns what is wrong with
     // them ("" when nothing is): a generated id must be new and of the generated form.
     std::string name_generated(const std::vector<SendResult>& actual);
+    // Generated ids of the last send not bound yet (its answer was lost).
+    std::size_t unnamed() const { return unnamed_.size(); }
     // Whether the send script refuses these (valid) options at this clock: what validate_due
     // must say too.
     bool script_refuses(const SendOptions& options) const;
