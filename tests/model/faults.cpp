@@ -1,5 +1,5 @@
-// Faults between and inside the steps: a crash of redis-server, and client connections killed
-// while a call runs.
+// Faults between and inside the steps: a crash of redis-server, client connections killed as a
+// call starts or cut inside it, and a cluster's failover.
 #include <algorithm>
 #include <thread>
 #include <utility>
