@@ -191,6 +191,31 @@ void compare(Diff& d, std::string_view what, const ExpectedFetch& e, const Fetch
     }
 }
 
+void compare(Diff& d, std::string_view what, const std::optional<PushTargetInfo>& e,
+             const std::optional<PushTargetInfo>& a) {
+    d.eq(what, "exists", e.has_value(), a.has_value());
+    if (!e || !a) return;
+    d.eq(what, "url", e->url, a->url);
+    d.eq(what, "method", std::string(to_string(e->method)), std::string(to_string(a->method)));
+    d.eq(what, "content_type", e->content_type, a->content_type);
+    d.eq(what, "header_names.size", e->header_names.size(), a->header_names.size());
+    for (std::size_t i = 0; i < std::min(e->header_names.size(), a->header_names.size()); ++i) {
+        d.eq(what, "header_names[" + std::to_string(i) + "]", e->header_names[i],
+             a->header_names[i]);
+    }
+    d.eq(what, "request_timeout", e->request_timeout, a->request_timeout);
+    d.eq(what, "max_in_flight", e->max_in_flight, a->max_in_flight);
+    d.eq(what, "rate", e->rate, a->rate);
+    d.eq(what, "secrets", e->secrets, a->secrets);
+    d.eq(what, "updated", e->updated, a->updated);
+    d.eq(what, "last", e->last.has_value(), a->last.has_value());
+    if (e->last && a->last) {
+        d.eq(what, "last.at", e->last->at, a->last->at);
+        d.eq(what, "last.status", e->last->status, a->last->status);
+        d.eq(what, "last.error", e->last->error, a->last->error);
+    }
+}
+
 void check_identity(Diff& d, std::string_view what, const QueueStats& a) {
     const Totals& t = a.totals;
     const std::uint64_t held = t.acked + t.cancelled + t.purged + t.dead_trimmed +

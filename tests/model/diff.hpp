@@ -84,6 +84,12 @@ void compare_each(Diff& d, std::string_view what, const std::vector<T>& expected
     }
 }
 
+void compare(Diff& d, std::string_view what, const std::optional<PushTargetInfo>& expected,
+             const std::optional<PushTargetInfo>& actual);
+
+void compare(Diff& d, std::string_view what, const std::optional<ScheduleInfo>& expected,
+             const std::optional<ScheduleInfo>& actual);
+
 // The identity design.md section 6 states, on the queue's own counters: sent = acked +
 // cancelled + purged + dead_trimmed + orphans_removed + |pending| + |in flight| + |dead|.
 void check_identity(Diff& d, std::string_view what, const QueueStats& actual);

@@ -19,27 +19,58 @@ constexpr std::size_t kFullQueue = 60;
 constexpr std::size_t kHistory = 300;
 // Every this many steps every id is looked up, and the other queues are compared too.
 constexpr std::size_t kThoroughEvery = 50;
+// Of the steps whose one call a fault may cut, the share the relay cuts (of the first
+// client's), and the share a CLIENT KILL races.
+constexpr double kCutShare = 0.1;
+constexpr double kKillShare = 0.03;
+
+std::vector<Handles> handles_of(const std::vector<const Client*>& clients,
+                                const std::string& name) {
+    std::vector<Handles> out;
+    for (const Client* c : clients) out.emplace_back(*c, name);
+    return out;
+}
 
 }  // namespace
 
-Target::Target(const Client& client, const std::string& name)
-    : model(name),
-      queue(client.queue(name)),
+Handles::Handles(const Client& client, const std::string& name)
+    : queue(client.queue(name)),
       small(client.queue(name, QueueOptions{.max_payload_bytes = kSmallPayloadLimit})),
       admin(client.admin(name)),
-      leases(client.leases(name)) {}
+      leases(client.leases(name)),
+      push(client.push_targets(name)) {}
 
-Driver::Driver(std::uint64_t seed, const test::RedisServer& server, const Client& client,
-               FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs)
+Target::Target(const std::vector<const Client*>& clients, const std::string& name)
+    : model(name),
+      handles(handles_of(clients, name)),
+      queue(handles.front().queue),
+      small(handles.front().small),
+      admin(handles.front().admin),
+      leases(handles.front().leases),
+      push(handles.front().push) {}
+
+void Target::use(std::size_t i) {
+    queue = handles.at(i).queue;
+    small = handles.at(i).small;
+    admin = handles.at(i).admin;
+    leases = handles.at(i).leases;
+    push = handles.at(i).push;
+}
+
+Driver::Driver(std::uint64_t seed, Redis redis, std::vector<const Client*> clients,
+               FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs,
+               Faults faults)
     : seed_(seed),
       known_bugs_(known_bugs),
       rng_(seed),
-      server_(server),
-      client_(client),
+      redis_(redis),
+      clients_(std::move(clients)),
+      client_(clients_.front()),
+      faults_(faults),
       clock_(clock),
       start_ms_(clock.now_ms()) {
     for (const std::string& name : queues) {
-        targets_.push_back(std::make_unique<Target>(client, name));
+        targets_.push_back(std::make_unique<Target>(clients_, name));
         targets_.back()->model.set_now_us(clock.now_us());
     }
 }
@@ -66,6 +97,17 @@ const std::vector<Driver::WeightedOp>& Driver::ops() {
         {"pause_or_resume", 3, &Driver::pause_or_resume},
         {"delete_queue", 1, &Driver::delete_queue},
         {"server_view", 3, &Driver::server_view},
+        {"push_set", 4, &Driver::push_set},
+        {"push_remove", 1, &Driver::push_remove},
+        {"push_lease", 24, &Driver::push_lease},
+        {"push_settle", 24, &Driver::push_settle},
+        {"schedule_put", 6, &Driver::schedule_put},
+        {"schedule_pause_or_resume", 3, &Driver::schedule_pause_or_resume},
+        {"schedule_remove", 1, &Driver::schedule_remove},
+        {"schedule_trigger", 2, &Driver::schedule_trigger},
+        {"schedule_claim", 12, &Driver::schedule_claim},
+        {"crash_redis", 1, &Driver::crash_redis},
+        {"failover", 2, &Driver::failover},
     };
     return all;
 }
@@ -83,6 +125,7 @@ std::string Driver::run(std::size_t steps) {
 }
 
 void Driver::step() {
+    ++counts_.operations;
     if (follow_up_ != nullptr) {
         Target& t = *follow_up_target_;
         (this->*std::exchange(follow_up_, nullptr))(t);
@@ -92,13 +135,18 @@ void Driver::step() {
     }
     // The first queue gets most of the traffic; the others show that nothing leaks across.
     Target& t = *targets_[rng_.chance(0.8) ? 0 : rng_.index(targets_.size())];
+    // Each step on one of the clients, as several processes would share the queues.
+    const std::size_t c = rng_.index(clients_.size());
+    client_ = clients_[c];
+    for (auto& target : targets_) target->use(c);
     // A full queue takes no sends until it drains: the comparison of every step grows with it.
     const bool full = t.model.messages().size() >= kFullQueue;
     std::vector<WeightedOp> allowed;
     for (const WeightedOp& op : ops()) {
-        if (!full || (op.run != &Driver::send_one && op.run != &Driver::send_many)) {
-            allowed.push_back(op);
-        }
+        if (full && (op.run == &Driver::send_one || op.run == &Driver::send_many)) continue;
+        if (!faults_.crashes && op.run == &Driver::crash_redis) continue;
+        if (!faults_.failovers && op.run == &Driver::failover) continue;
+        allowed.push_back(op);
     }
     const int total =
         std::accumulate(allowed.begin(), allowed.end(), 0,
@@ -106,7 +154,13 @@ void Driver::step() {
     std::int64_t r = rng_.between(0, total - 1);
     for (const WeightedOp& op : allowed) {
         if (r < op.weight) {
-            (this->*op.run)(t);
+            if (faults_.cuts != nullptr && c == 0 && cuttable(op.run) && rng_.chance(kCutShare)) {
+                cut_call(t, op.run);
+            } else if (faults_.connection_kills && cuttable(op.run) && rng_.chance(kKillShare)) {
+                kill_connections(t, op.run);
+            } else {
+                (this->*op.run)(t);
+            }
             break;
         }
         r -= op.weight;

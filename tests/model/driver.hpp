@@ -15,40 +15,93 @@
 #include <vector>
 
 #include "delayq/delayq.hpp"
+#include "model/cut_proxy.hpp"
 #include "model/diff.hpp"
 #include "model/fake_clock.hpp"
 #include "model/inputs.hpp"
 #include "model/model.hpp"
 #include "model/rng.hpp"
+#include "support/redis_cluster.hpp"
 #include "support/redis_server.hpp"
 
 namespace delayq::model {
 
-// One queue under test: its model, its handles, and what the driver saw of it.
-struct Target {
-    Target(const Client& client, const std::string& name);
+// One client's handles of a queue.
+struct Handles {
+    Handles(const Client& client, const std::string& name);
 
-    QueueModel model;
     Queue queue;
     Queue small;  // the same queue with a payload limit random payloads cross
     QueueAdmin admin;
     Leases leases;
+    PushTargets push;
+};
+
+// One queue under test: its model, its handles, and what the driver saw of it.
+struct Target {
+    Target(const std::vector<const Client*>& clients, const std::string& name);
+    // The handles of client `i` serve the next step.
+    void use(std::size_t i);
+
+    QueueModel model;
+    std::vector<Handles> handles;  // one per client
+    // The current client's.
+    Queue queue;
+    Queue small;
+    QueueAdmin admin;
+    Leases leases;
+    PushTargets push;
     std::vector<Lease> seen_leases;    // recent leases, most of them ended: fencing material
+    std::vector<Lease> pushed;         // leases a push.lease handed out, to settle
     std::vector<std::string> history;  // every id sent to it
     std::uint64_t last_token = 0;      // tokens and generated ids only ever increase
     std::uint64_t last_generated = 0;
 };
 
+// The faults a run injects between and into its steps.
+struct Faults {
+    // kill -9 of redis-server (appendonly yes, appendfsync always) and a restart: the queues
+    // must come back as the model has them, every acknowledged write kept.
+    bool crashes = false;
+    // CLIENT KILL of every client connection as a call starts: mostly it lands around the
+    // call, which must then go on on new connections; when it cuts the call, as below.
+    bool connection_kills = false;
+    // The first client's connections go through this relay, which cuts a call inside: before
+    // Redis read it, or after Redis answered. The call may or may not have happened (the model
+    // allows both, decided by reading the queue right after), and nothing else may differ.
+    CutProxy* cuts = nullptr;
+    // CLUSTER FAILOVER of a queue's primary to its replica (the coordinated kind, in which the
+    // replica has every write the primary acknowledged): nothing may differ after it.
+    bool failovers = false;
+};
+
+// The Redis under test: one server, or a cluster (whose failovers are a fault of their own).
+struct Redis {
+    test::RedisServer* server = nullptr;
+    test::RedisCluster* cluster = nullptr;
+};
+
+// What a run did, for the report and docs/reliability.md.
+struct RunCounts {
+    std::uint64_t operations = 0;  // library calls the steps made and checked
+    std::uint64_t crashes = 0;
+    std::uint64_t connection_kills = 0;
+    std::uint64_t proxy_cuts = 0;
+    std::uint64_t failovers = 0;
+    std::uint64_t cut_calls = 0;  // calls a kill or a cut failed (outcome unknown)
+};
+
 class Driver {
   public:
     // `known_bugs`: also the inputs that reproduce the known bugs (model_test.cpp), which fail.
-    Driver(std::uint64_t seed, const test::RedisServer& server, const Client& client,
-           FakeClock& clock, const std::vector<std::string>& queues, bool known_bugs);
+    Driver(std::uint64_t seed, Redis redis, std::vector<const Client*> clients, FakeClock& clock,
+           const std::vector<std::string>& queues, bool known_bugs, Faults faults = {});
 
     // Runs `steps` steps; "" when the queue and the model agreed throughout, else the report.
     std::string run(std::size_t steps);
     // What the run exercised: how often each operation answered what, and the queues' totals.
     std::string summary() const;
+    const RunCounts& counts() const { return counts_; }
 
   private:
     using Op = void (Driver::*)(Target&);
@@ -126,12 +179,47 @@ class Driver {
     void pause_or_resume(Target& t);
     void delete_queue(Target& t);
     void server_view(Target& t);
+    void push_set(Target& t);
+    void push_remove(Target& t);
+    void push_get(Target& t);
+    void push_lease(Target& t);
+    void push_settle(Target& t);
+    void schedule_put(Target& t);
+    void schedule_pause_or_resume(Target& t);
+    void schedule_remove(Target& t);
+    void schedule_trigger(Target& t);
+    void schedule_claim(Target& t);
+    void check_schedules(Target& t);
+
+    // Faults (faults.cpp).
+    void crash_redis(Target& t);
+    void failover(Target& t);
+    // One command on the node that serves `queue` now.
+    test::RawReply queue_command(const std::string& queue,
+                                 const std::vector<std::string>& args) const;
+    // Runs `op` while every client connection is killed: a cut call is allowed either outcome.
+    void kill_connections(Target& t, Op op);
+    // Runs `op` through the relay, which cuts it.
+    void cut_call(Target& t, Op op);
+    // After `op` failed with ConnectionError: the queue must match the model with the call
+    // (as it is now), if it `may_have_happened`, or without it (`before`), which it then takes.
+    void resolve_cut(Target& t, const QueueModel& before, bool may_have_happened);
+    // Whether the queue matches the model, every message looked at; the differences go to
+    // `diff` rather than to the run's.
+    bool matches(Target& t, Diff& diff);
+    // Every message id the queue lists.
+    std::vector<std::string> listed_ids(Target& t);
+    static bool cuttable(Op op);
+    static std::string_view name_of(Op op);
 
     std::uint64_t seed_;
     bool known_bugs_;
     Rng rng_;
-    const test::RedisServer& server_;
-    const Client& client_;
+    Redis redis_;
+    std::vector<const Client*> clients_;
+    const Client* client_ = nullptr;  // the current step's
+    Faults faults_;
+    RunCounts counts_;
     FakeClock& clock_;
     std::int64_t start_ms_;
     std::vector<std::unique_ptr<Target>> targets_;

@@ -212,6 +212,9 @@ std::vector<QueueModel::Instant> QueueModel::instants() const {
         // Thrice: an expiry is met only by the operation right at it, so it is worth more tries.
         if (m.expire > 0) out.insert(out.end(), 3, Instant{m.expire, id});
     }
+    for (const auto& [name, s] : schedules_) {
+        if (const auto at = claim_at(s)) out.push_back({*at, name});
+    }
     std::erase_if(out, [&](const Instant& i) { return i.ms <= now_ms() || i.ms > kMaxTimeMs; });
     return out;
 }

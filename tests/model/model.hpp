@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -70,6 +71,49 @@ struct ExpectedFetch {
     std::optional<std::int64_t> next;
 };
 
+// What a pusher's lease must answer (push_lease.lua).
+struct ExpectedPushLease {
+    ExpectedFetch fetch;
+    bool limited = false;
+    bool has_target = true;
+};
+
+// A queue's push target as the model keeps it: what was set, and the rate limit's bucket.
+struct PushState {
+    PushTarget target;
+    std::int64_t updated = 0;
+    std::optional<double> tokens;  // none: a full bucket
+    std::int64_t tokens_at = 0;
+    std::optional<PushOutcome> last;
+};
+
+// A recurring schedule as the model keeps it (lib/schedule.lua's record).
+struct ScheduleState {
+    ScheduleSpec spec;
+    bool paused = false;
+    std::int64_t anchor = 0;
+    std::int64_t created = 0;
+    std::int64_t updated = 0;
+    std::int64_t next = -1;   // the next occurrence not yet sent; -1: ended
+    std::int64_t ahead = -1;  // the last occurrence sent, and its message
+    std::string ahead_id;
+    std::int64_t prev = -1;  // the one before
+    std::string prev_id;
+    std::uint64_t runs = 0;
+    std::uint64_t missed = 0;
+    std::uint64_t skipped = 0;
+};
+
+// What one scheduler's passes over the queue did (its SchedulerStats).
+struct ClaimCounts {
+    std::uint64_t claims = 0;
+    std::uint64_t fired = 0;
+    std::uint64_t missed = 0;
+    std::uint64_t skipped = 0;
+};
+
+enum class PutMode { kAdd, kUpsert, kResume };
+
 class QueueModel {
   public:
     explicit QueueModel(std::string name);
@@ -86,6 +130,8 @@ class QueueModel {
     // Binds the ids Redis generated for the last send, in order. Returns what is wrong with
     // them ("" when nothing is): a generated id must be new and of the generated form.
     std::string name_generated(const std::vector<SendResult>& actual);
+    // Generated ids of the last send not bound yet (its answer was lost).
+    std::size_t unnamed() const { return unnamed_.size(); }
     // Whether the send script refuses these (valid) options at this clock: what validate_due
     // must say too.
     bool script_refuses(const SendOptions& options) const;
@@ -114,6 +160,28 @@ class QueueModel {
     void set_paused(bool paused);
     DeleteResult delete_queue(bool force);
 
+    // Push delivery (model_push.cpp): the target, a pusher's leases and its recorded answer.
+    // The driver sets only targets the client validates.
+    PushSetStatus push_set(const PushTarget& target);
+    bool push_remove();
+    std::optional<PushTargetInfo> push_get() const;
+    Expect<ExpectedPushLease> push_lease(std::size_t max_count);
+    bool push_record(int status, const std::string& error);
+    const std::optional<PushState>& push() const { return push_; }
+
+    // Recurring schedules (model_schedules.cpp), of `every` specs in UTC. A resume of no
+    // schedule answers nullopt. The driver sends only valid specs and names.
+    std::optional<PutResult> schedule_put(PutMode mode, const std::string& name,
+                                          const ScheduleSpec* spec);
+    bool schedule_pause(const std::string& name);
+    bool schedule_remove(const std::string& name);
+    std::optional<TriggerResult> schedule_trigger(const std::string& name);
+    std::optional<ScheduleInfo> schedule_get(const std::string& name) const;
+    // A scheduler running now, with the clock standing still: passes over the queue until no
+    // claim is due, each claiming what its read found due, in the order of the claims.
+    ClaimCounts schedule_claims();
+    const std::map<std::string, ScheduleState>& schedules() const { return schedules_; }
+
     // Whether Client::queues() names it: it has counted something since it was created.
     bool listed() const;
     // The instants (ms) after now at which something changes by the clock alone: due times,
@@ -129,6 +197,10 @@ class QueueModel {
     const std::map<std::string, Entry>& messages() const { return messages_; }
 
   private:
+    // fetch after its checks, also for push_lease: `cap`, called after the sweep of lapsed
+    // leases, may lower max_count.
+    ExpectedFetch fetch_due(std::size_t max_count, std::int64_t visibility_ms,
+                            const std::function<std::size_t()>& cap);
     const Entry* held(const Lease& lease) const;
     Entry* held(const Lease& lease);
     int max_of(const Entry& m) const;
@@ -144,6 +216,13 @@ class QueueModel {
     void count_lateness(std::int64_t late_ms);
     Expect<std::vector<Entry*>> select_dead(const DeadLetterSelector& which);
     MessageInfo info(const Entry& m) const;
+    // Schedules: the occurrence after `t`, the send of one, the cancel of the one sent ahead,
+    // when the next claim is due, and one claim.
+    std::optional<std::int64_t> occurrence_after(const ScheduleState& s, std::int64_t t) const;
+    bool send_occurrence(const ScheduleState& s, const std::string& id, std::int64_t due);
+    void cancel_ahead(const ScheduleState& s);
+    std::optional<std::int64_t> claim_at(const ScheduleState& s) const;
+    void claim(const std::string& name, ScheduleState& s, ClaimCounts& counts);
     void note_write();
 
     std::string name_;
@@ -157,6 +236,8 @@ class QueueModel {
     Totals totals_{};
     std::array<std::uint64_t, kLatenessBuckets> lateness_{};
     std::int64_t lateness_sum_ = 0;
+    std::optional<PushState> push_;
+    std::map<std::string, ScheduleState> schedules_;
 };
 
 // The model's checks of input (docs/design.md section 8), kept apart from the library's own so

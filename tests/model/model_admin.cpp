@@ -115,6 +115,8 @@ DeleteResult QueueModel::delete_queue(bool force) {
     totals_ = Totals{};
     lateness_ = {};
     lateness_sum_ = 0;
+    push_.reset();
+    schedules_.clear();
     return out;
 }
 

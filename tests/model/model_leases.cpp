@@ -2,6 +2,7 @@
 // release (docs/design.md, sections 3 and 4).
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "model/model.hpp"
 #include "model/units.hpp"
@@ -14,6 +15,12 @@ Expect<ExpectedFetch> QueueModel::fetch(std::size_t max_count, Duration visibili
         !valid_delay(visibility)) {
         return std::nullopt;
     }
+    return fetch_due(max_count, ms_of(visibility), nullptr);
+}
+
+ExpectedFetch QueueModel::fetch_due(std::size_t max_count, std::int64_t visibility_ms,
+                                    const std::function<std::size_t()>& cap) {
+    unbound_.clear();
     const std::int64_t now = now_ms();
     ExpectedFetch out;
     out.queue = name_;
@@ -38,6 +45,7 @@ Expect<ExpectedFetch> QueueModel::fetch(std::size_t max_count, Duration visibili
     // Then up to max_count ready messages in (due, send) order; those past their expiry are
     // dead-lettered instead, and take their place in the count.
     std::vector<Entry*> taken;
+    if (cap) max_count = cap();
     if (!settings_.paused) {
         for (Entry* m : sorted(Place::kPending)) {
             if (m->score > now || taken.size() == max_count) break;
@@ -53,7 +61,7 @@ Expect<ExpectedFetch> QueueModel::fetch(std::size_t max_count, Duration visibili
         ++m->attempts;
         m->due = m->score;
         m->place = Place::kInFlight;
-        m->score = now + ms_of(visibility);
+        m->score = now + visibility_ms;
         m->token = 0;
         ++totals_.delivered;
         count_lateness(now - m->due);

@@ -107,7 +107,7 @@ void Driver::delete_queue(Target& t) {
     // test may be behind it (many calls share a microsecond here, never in real life); past
     // it, tokens of leases from before the delete are not handed out again (see the report).
     const test::RawReply seq =
-        server_.command({"HGET", test::queue_key(t.model.name(), "settings"), "seq"});
+        queue_command(t.model.name(), {"HGET", test::queue_key(t.model.name(), "settings"), "seq"});
     const Totals before = t.model.stats().totals;
     const Expect<DeleteResult> expected = t.model.delete_queue(force);
     const auto actual = call([&] { return t.admin.delete_queue(force); });
@@ -141,7 +141,7 @@ void Driver::delete_queue(Target& t) {
 void Driver::server_view(Target& t) {
     note(t, "client.server_time()");
     diff_.eq("server_time", show(TimePoint(Duration(clock_.now_ms()))),
-             show(client_.server_time()));
+             show(client_->server_time()));
 }
 
 }  // namespace delayq::model

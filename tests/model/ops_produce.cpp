@@ -61,6 +61,7 @@ void Driver::advance_clock(Target& t) {
             const bool in_flight =
                 it != t.model.messages().end() && it->second.place == Place::kInFlight;
             follow_up_ = in_flight && rng_.chance(0.7) ? &Driver::nack : &Driver::fetch;
+            if (t.model.schedules().contains(at.id)) follow_up_ = &Driver::schedule_claim;
             follow_up_target_ = &t;
             follow_up_id_ = at.id;
         }

@@ -22,6 +22,8 @@ void Driver::check(Target& t, bool thorough) {
     compare(diff_, name + ".stats", t.model.stats(), stats);
     check_identity(diff_, name + ".stats", stats);
     compare(diff_, name + ".settings", t.model.settings(), t.admin.settings());
+    compare(diff_, name + ".push", t.model.push_get(), t.push.get());
+    check_schedules(t);
     for (const State s : {State::kScheduled, State::kReady, State::kInFlight, State::kDead}) {
         check_listing(t, s);
     }
@@ -33,7 +35,7 @@ void Driver::check(Target& t, bool thorough) {
             if (target->model.listed()) listed.push_back(target->model.name());
         }
         std::sort(listed.begin(), listed.end());
-        const std::vector<std::string> actual = client_.queues();
+        const std::vector<std::string> actual = client_->queues();
         diff_.eq("client.queues().size", listed.size(), actual.size());
         for (std::size_t i = 0; i < std::min(listed.size(), actual.size()); ++i) {
             diff_.eq("client.queues()[" + std::to_string(i) + "]", listed[i], actual[i]);

@@ -47,6 +47,7 @@ RedisCluster::RedisCluster(RedisClusterOptions options) : options_(std::move(opt
     const RedisServerOptions server{.extra_args = node_args(options_),
                                     .tls = options_.tls,
                                     .appendonly = options_.appendonly,
+                                    .environment = options_.environment,
                                     .reserve_bus_port = true};
     for (std::size_t i = 0; i < count; ++i) nodes_.push_back(std::make_unique<RedisServer>(server));
     for (std::size_t i = 0; i < count; ++i) ids_.push_back(call(i, {"CLUSTER", "MYID"}).str);

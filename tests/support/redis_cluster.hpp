@@ -23,6 +23,8 @@ struct RedisClusterOptions {
     std::chrono::milliseconds node_timeout{1000};
     bool appendonly = false;                // so that data survives restart()
     std::vector<std::string> extra_args{};  // for every node
+    // For every node's environment, as RedisServerOptions::environment (the model test's clock).
+    std::vector<std::string> environment{};
     // TLS-only nodes (RedisServerTls): clients, the cluster bus and replication all speak TLS,
     // and the URLs are rediss://. The bus asks every connecting node for a certificate: give
     // one for client authentication (--tls-client-cert-file, --tls-client-key-file) in

@@ -1,0 +1,295 @@
+// The model's recurring schedules (docs/design.md, Schedules; delayq/schedules.hpp): upsert and
+// add, pause, resume, remove, trigger, and a scheduler's claims with their catch-up and overlap
+// policies. Only `every` specs in UTC: the occurrences are plain arithmetic here, so that the
+// model does not borrow the library's cron or zones.
+#include <algorithm>
+#include <delayq/limits.hpp>
+#include <deque>
+
+#include "model/model.hpp"
+#include "model/units.hpp"
+
+namespace delayq::model {
+namespace {
+
+// The most missed occurrences a claim walks (kMissedScanLimit in src/schedule/claim_plan.hpp, a
+// documented bound on a claim's work).
+constexpr std::size_t kMissedScanLimit = 1'000'000;
+
+std::string occurrence_id(const std::string& name, std::int64_t instant) {
+    return "schedule:" + name + ":" + std::to_string(instant);
+}
+
+}  // namespace
+
+// anchor + k * every: from k = 0 when the anchor is `start`, from k = 1 when it is the first
+// upsert's time; none past `end` or the year 9999. (The library's Recurrence also starts no
+// earlier than 1970, which no spec here comes near.)
+std::optional<std::int64_t> QueueModel::occurrence_after(const ScheduleState& s,
+                                                         std::int64_t t) const {
+    const std::int64_t every = ms_of(s.spec.every);
+    const std::int64_t anchor = s.spec.start ? ms_of(*s.spec.start) : s.anchor;
+    std::int64_t next = 0;
+    if (s.spec.start && t < anchor) {
+        next = anchor;
+    } else if (t < anchor) {
+        next = anchor + every;
+    } else {
+        next = anchor + ((t - anchor) / every + 1) * every;
+    }
+    if (next > kMaxTimeMs || (s.spec.end && next > ms_of(*s.spec.end))) return std::nullopt;
+    return next;
+}
+
+bool QueueModel::send_occurrence(const ScheduleState& s, const std::string& id, std::int64_t due) {
+    if (messages_.contains(id)) return false;
+    Entry e;
+    e.id = id;
+    e.order = next_order_++;
+    e.score = due;
+    e.due = due;
+    e.max_attempts = s.spec.max_attempts;
+    e.expire = s.spec.expire_after.count() > 0 ? due + ms_of(s.spec.expire_after) : 0;
+    e.payload = s.spec.payload;
+    messages_.emplace(id, std::move(e));
+    ++totals_.sent;
+    return true;
+}
+
+// Only while it is still scheduled: one already due runs under the spec it was sent with.
+void QueueModel::cancel_ahead(const ScheduleState& s) {
+    if (s.ahead_id.empty() || s.ahead <= now_ms()) return;
+    const auto it = messages_.find(s.ahead_id);
+    if (it == messages_.end() || it->second.place != Place::kPending ||
+        it->second.score <= now_ms()) {
+        return;
+    }
+    messages_.erase(it);
+    ++totals_.cancelled;
+}
+
+std::optional<std::int64_t> QueueModel::claim_at(const ScheduleState& s) const {
+    if (s.paused || s.next < 0) return std::nullopt;
+    if (s.spec.overlap == Overlap::kAllow && s.ahead >= 0 && s.ahead < s.next) return s.ahead;
+    return s.next;
+}
+
+std::optional<PutResult> QueueModel::schedule_put(PutMode mode, const std::string& name,
+                                                  const ScheduleSpec* spec) {
+    const std::int64_t now = now_ms();
+    const auto next_due = [now](const ScheduleState& s) -> std::optional<TimePoint> {
+        if (s.paused) return std::nullopt;
+        if (s.ahead > now) return at_ms(s.ahead);
+        if (s.next < 0) return std::nullopt;
+        return at_ms(s.next);
+    };
+    const auto it = schedules_.find(name);
+    const bool stored = it != schedules_.end();
+    if (mode == PutMode::kAdd && stored) return PutResult{PutStatus::kExists, next_due(it->second)};
+    if (mode == PutMode::kResume && !stored) return std::nullopt;
+    if (mode == PutMode::kUpsert && stored && it->second.spec == *spec) {
+        return PutResult{PutStatus::kUnchanged, next_due(it->second)};
+    }
+    if (mode == PutMode::kResume && !it->second.paused) {
+        return PutResult{PutStatus::kUnchanged, next_due(it->second)};
+    }
+    PutStatus status = PutStatus::kCreated;
+    ScheduleState* s = nullptr;
+    if (stored) {
+        status = PutStatus::kUpdated;
+        s = &it->second;
+        cancel_ahead(*s);
+        if (spec != nullptr) s->spec = *spec;
+        s->updated = now;
+        if (mode == PutMode::kResume) s->paused = false;
+    } else {
+        ScheduleState fresh;
+        fresh.spec = *spec;
+        fresh.anchor = now;  // the first upsert's time, kept; `start` overrides it
+        fresh.created = now;
+        fresh.updated = now;
+        s = &schedules_.emplace(name, std::move(fresh)).first->second;
+    }
+    // A paused schedule stays paused through a changed spec.
+    const std::optional<std::int64_t> first = occurrence_after(*s, now);
+    const std::optional<std::int64_t> then = first ? occurrence_after(*s, *first) : std::nullopt;
+    const auto ended = [&] { return s->spec.max_runs > 0 && s->runs >= s->spec.max_runs; };
+    s->next = first.value_or(-1);
+    if (ended()) s->next = -1;
+    if (!s->paused && s->next >= 0 && s->spec.overlap == Overlap::kAllow) {
+        const std::string id = occurrence_id(name, *first);
+        if (send_occurrence(*s, id, *first)) {
+            s->prev = s->ahead;
+            s->prev_id = s->ahead_id;
+            s->ahead = *first;
+            s->ahead_id = id;
+            ++s->runs;
+            ++totals_.schedule_fired;
+        }
+        s->next = then.value_or(-1);
+        if (ended()) s->next = -1;
+    }
+    return PutResult{status, next_due(*s)};
+}
+
+bool QueueModel::schedule_pause(const std::string& name) {
+    const auto it = schedules_.find(name);
+    if (it == schedules_.end()) return false;
+    cancel_ahead(it->second);
+    if (!it->second.paused) {
+        it->second.paused = true;
+        it->second.updated = now_ms();
+    }
+    return true;
+}
+
+bool QueueModel::schedule_remove(const std::string& name) {
+    const auto it = schedules_.find(name);
+    if (it == schedules_.end()) return false;
+    cancel_ahead(it->second);
+    schedules_.erase(it);
+    return true;
+}
+
+std::optional<TriggerResult> QueueModel::schedule_trigger(const std::string& name) {
+    const auto it = schedules_.find(name);
+    if (it == schedules_.end()) return std::nullopt;
+    const std::string id = occurrence_id(name, now_ms());
+    send_occurrence(it->second, id, now_ms());  // not counted as a run; a duplicate sends nothing
+    return TriggerResult{id, at_ms(now_ms())};
+}
+
+std::optional<ScheduleInfo> QueueModel::schedule_get(const std::string& name) const {
+    const auto it = schedules_.find(name);
+    if (it == schedules_.end()) return std::nullopt;
+    const ScheduleState& s = it->second;
+    const std::int64_t now = now_ms();
+    ScheduleInfo info;
+    info.name = name;
+    info.spec = s.spec;
+    info.paused = s.paused;
+    info.anchor = at_ms(s.anchor);
+    info.created = at_ms(s.created);
+    info.updated = at_ms(s.updated);
+    if (!s.paused && s.ahead > now) {
+        info.next = at_ms(s.ahead);
+    } else if (!s.paused && s.next >= 0) {
+        info.next = at_ms(s.next);
+    }
+    // The last occurrence that fell due: the one sent ahead once its instant passed.
+    std::int64_t last = s.prev;
+    std::string last_id = s.prev_id;
+    if (s.ahead >= 0 && s.ahead <= now) {
+        last = s.ahead;
+        last_id = s.ahead_id;
+    }
+    if (last >= 0) info.last_fired = at_ms(last);
+    info.last_id = last_id;
+    if (last_id.empty()) {
+        info.last_outcome = LastOutcome::kNone;
+    } else if (const auto m = messages_.find(last_id); m == messages_.end()) {
+        info.last_outcome = LastOutcome::kGone;
+    } else if (m->second.place == Place::kInFlight) {
+        info.last_outcome = LastOutcome::kInFlight;
+    } else if (m->second.place == Place::kPending) {
+        info.last_outcome = LastOutcome::kPending;
+    } else {
+        info.last_outcome = LastOutcome::kDead;
+        info.last_dead_reason = m->second.reason;
+    }
+    info.runs = s.runs;
+    info.missed = s.missed;
+    info.skipped = s.skipped;
+    return info;
+}
+
+// plan_claim (the scheduler's) and schedule_claim.lua.
+void QueueModel::claim(const std::string& name, ScheduleState& s, ClaimCounts& counts) {
+    const std::int64_t now = now_ms();
+    std::size_t keep = 0;
+    if (s.spec.catch_up == CatchUp::kOne) keep = 1;
+    if (s.spec.catch_up == CatchUp::kAll) keep = kMaxCatchUp;
+    const std::int64_t missed_before = now - ms_of(kScheduleGrace);
+    std::deque<std::int64_t> kept;
+    std::uint64_t missed = 0;
+    std::optional<std::int64_t> t = s.next;
+    std::size_t walked = 0;
+    while (t && *t < missed_before) {
+        // Past the walk's bound the claim jumps to the grace; what it jumps over is not counted.
+        if (++walked > kMissedScanLimit) {
+            t = occurrence_after(s, missed_before - 1);
+            if (!t || *t >= missed_before) break;
+        }
+        kept.push_back(*t);
+        if (kept.size() > keep) {
+            kept.pop_front();
+            ++missed;
+        }
+        t = occurrence_after(s, *t);
+    }
+    std::vector<std::int64_t> instants(kept.begin(), kept.end());
+    while (t && *t <= now) {
+        instants.push_back(*t);
+        t = occurrence_after(s, *t);
+    }
+    if (s.spec.overlap == Overlap::kAllow && t) {
+        instants.push_back(*t);
+        t = occurrence_after(s, *t);
+    }
+    std::int64_t after = t.value_or(-1);
+
+    bool busy = false;
+    if (s.spec.overlap == Overlap::kSkip && !s.ahead_id.empty()) {
+        const auto m = messages_.find(s.ahead_id);
+        busy = m != messages_.end() && m->second.place != Place::kDead;
+    }
+    const auto ended = [&] { return s.spec.max_runs > 0 && s.runs >= s.spec.max_runs; };
+    std::uint64_t sent = 0;
+    std::uint64_t skipped = 0;
+    for (const std::int64_t instant : instants) {
+        if (busy || ended()) {
+            ++skipped;
+            continue;
+        }
+        const std::string id = occurrence_id(name, instant);
+        if (send_occurrence(s, id, instant)) {
+            s.prev = s.ahead;
+            s.prev_id = s.ahead_id;
+            s.ahead = instant;
+            s.ahead_id = id;
+            ++s.runs;
+            ++sent;
+        }
+    }
+    // Instants past max_runs are the schedule's end, not skips.
+    if (!busy && ended()) {
+        skipped = 0;
+        after = -1;
+    }
+    s.next = after;
+    s.missed += missed;
+    s.skipped += skipped;
+    totals_.schedule_fired += sent;
+    totals_.schedule_missed += missed;
+    totals_.schedule_skipped += skipped;
+    ++counts.claims;
+    counts.fired += sent;
+    counts.missed += missed;
+    counts.skipped += skipped;
+}
+
+ClaimCounts QueueModel::schedule_claims() {
+    ClaimCounts counts;
+    for (;;) {
+        // One read: the schedules whose claim is due, by claim time, then name.
+        std::vector<std::pair<std::int64_t, std::string>> due;
+        for (const auto& [name, s] : schedules_) {
+            if (const auto at = claim_at(s); at && *at <= now_ms()) due.emplace_back(*at, name);
+        }
+        if (due.empty()) return counts;
+        std::sort(due.begin(), due.end());
+        for (const auto& [at, name] : due) claim(name, schedules_.at(name), counts);
+    }
+}
+
+}  // namespace delayq::model
