@@ -2,13 +2,12 @@
 -- extend: renews the leases of messages whose handlers still run. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 visibility_ms (1..MAX_TIME_MS), then the lease of each message (1 to MAX_BATCH, see
---   ack.lua; a text without a lease's form is refused).
+--   ack.lua: any text, lost unless held).
 -- Returns: one integer per lease: the new lease deadline (unix ms), or 0 when the lease is lost.
 -- @include lib/constants.lua
 -- @include lib/util.lua
 -- @include lib/keys.lua
 -- @include lib/layout.lua
--- @include lib/lease.lua
 
 if not bind_keys(KEYS, 16) then return bad_argument() end
 
@@ -16,9 +15,6 @@ local visibility = uint(ARGV[1])
 local n = #ARGV - 1
 if visibility == nil or visibility < 1 or n < 1 or n > MAX_BATCH then
     return bad_argument()
-end
-for i = 2, #ARGV do
-    if not is_lease(ARGV[i]) then return bad_argument() end
 end
 local layout_err = check_layout(true)
 if layout_err then return layout_err end

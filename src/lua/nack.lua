@@ -3,7 +3,7 @@
 -- set when it is out of attempts, past its expiry or rejected for good. allow-oom: a full Redis
 -- must still be able to retire failed messages.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 lease (see ack.lua; a text without a lease's form is refused), 2 delay_ms
+-- ARGV: 1 lease (see ack.lua: any text, lost unless held), 2 delay_ms
 --       (0..MAX_TIME_MS), or '' for the queue's backoff (settings), 3 error text (kept as the
 --       last error, cut to MAX_ERROR_BYTES), 4 mode: 'retry' or 'dead' (dead-letter now)
 -- Errors: 'ERR delayq: bad script argument'; nothing is written then.
@@ -21,9 +21,7 @@ if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local lease, delay, err_text, mode = ARGV[1], nil, ARGV[3], ARGV[4]
 if ARGV[2] ~= '' then delay = uint(ARGV[2]) end
--- All four checked before the first write: a missing error text once failed the HSET of the
--- last error after the lease had left the inflight set and the record was rewritten.
-if #ARGV ~= 4 or not is_lease(lease) or (delay == nil and ARGV[2] ~= '')
+if #ARGV ~= 4 or (delay == nil and ARGV[2] ~= '')
     or (mode ~= 'retry' and mode ~= 'dead') then
     return bad_argument()
 end

@@ -2,8 +2,7 @@
 -- release: hands leased messages that no handler started back at once (a consumer stopping), at
 -- their original due time and without counting the attempt. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: the lease of each message (1 to MAX_BATCH, see ack.lua; a text without a lease's form
---   is refused).
+-- ARGV: the lease of each message (1 to MAX_BATCH, see ack.lua: any text, lost unless held).
 -- Returns: one integer per lease: 1 released, 0 lease lost (or its record lost with Redis data:
 --   the lease is dropped and counted in orphans_removed, as nack and fetch count it).
 -- @include lib/constants.lua
@@ -17,9 +16,6 @@
 if not bind_keys(KEYS, 16) then return bad_argument() end
 
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
-for i = 1, #ARGV do
-    if not is_lease(ARGV[i]) then return bad_argument() end
-end
 local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local now = clock()

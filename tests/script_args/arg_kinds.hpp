@@ -13,7 +13,7 @@ enum class ArgKind {
     kDecimal,       // a double as std::to_chars writes it, lo..hi
     kChoice,        // one of `choices`
     kId,            // a message id (validate_id)
-    kLease,         // a lease: a token as a sequence key, then an id
+    kLease,         // a lease: any text, lost unless it is one held (ack.lua)
     kScheduleName,  // validate_schedule_name
     kIdPrefix,      // an occurrence's id prefix: an id with room for an instant
     kText,          // printable ASCII, 1..hi bytes

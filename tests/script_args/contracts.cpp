@@ -167,11 +167,13 @@ std::optional<Contract> contract_of(std::string_view stem, const Population& p) 
     const std::vector<std::string> too_many_leases(kMaxBatch + 1, held);
     if (stem == "ack" || stem == "release") {
         Contract c = one({lease(held)});
+        c.open_tail = true;
         c.also_malformed = {too_many_leases};
         return c;
     }
     if (stem == "extend") {
         Contract c = one({integer("visibility_ms", "30000", 1, kMaxTimeMs), lease(held)});
+        c.open_tail = true;
         c.also_malformed.push_back({"30000"});
         c.also_malformed.back().insert(c.also_malformed.back().end(), too_many_leases.begin(),
                                        too_many_leases.end());

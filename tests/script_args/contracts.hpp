@@ -17,6 +17,8 @@ namespace delayq::test::script_args {
 struct Contract {
     std::size_t keys = 16;  // 17 with the write-only key (lib/keys.lua)
     std::vector<std::vector<Param>> templates;
+    // ARGV ends in leases, any number up to MAX_BATCH: an extra argument is one more lease.
+    bool open_tail = false;
     // Whole argument lists beyond one position's values: too many leases, ids or messages.
     std::vector<std::vector<std::string>> also_malformed{};
 };

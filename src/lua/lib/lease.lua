@@ -12,7 +12,8 @@ local function lease_id(lease)
 end
 
 -- Whether a text has a lease's form (as the client's parse_lease reads one): a token of SEQ_LEN
--- lowercase hex digits, then a message id.
+-- lowercase hex digits, then a message id; the form of a pending or dead member with a caller
+-- id too. Leases themselves are not refused for their form: one not held is lost.
 local function is_lease(lease)
     return type(lease) == 'string' and #lease > SEQ_LEN
         and not lease:sub(1, SEQ_LEN):find('[^0-9a-f]') and is_id(lease:sub(SEQ_LEN + 1))
