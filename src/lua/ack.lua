@@ -4,7 +4,8 @@
 -- record no longer names its token. allow-oom: it only frees memory.
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: the lease of each message (1 to MAX_BATCH): its token as a sequence key, then its id
---   (the inflight member, see lib/keys.lua).
+--   (the inflight member, see lib/keys.lua). Any text is taken: one that is not a held lease is
+--   lost, whatever its form (the public Lease type sends '' for a token past SEQ_LEN digits).
 -- Returns: the integer n when every lease was held (all acked: the usual case, and an array of n
 --   ones cost a tenth of an ack); else an array of one integer per lease: 1 acked, 0 lease lost
 --   or message gone.
@@ -15,7 +16,7 @@
 -- @include lib/record.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local n = #ARGV
 if n == 0 or n > MAX_BATCH then return bad_argument() end

@@ -2,7 +2,8 @@
 -- cancel: deletes a message that is pending or ready. A message in flight or dead-lettered is
 -- left as it is and its state reported. allow-oom: it only frees memory.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 id
+-- ARGV: 1 id (an id no message may have, see validate_id, is refused)
+-- Errors: 'ERR delayq: bad script argument'.
 -- Returns: 'cancelled' | 'not_found' | 'in_flight' | 'dead'
 -- @include lib/util.lua
 -- @include lib/keys.lua
@@ -11,10 +12,10 @@
 -- @include lib/blocks.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local id = ARGV[1]
-if id == nil then return bad_argument() end
+if #ARGV ~= 1 or not is_id(id) then return bad_argument() end
 local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local rec, hash, block = find_record(id)

@@ -10,10 +10,10 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 17) then return bad_argument() end
 
 local force = ARGV[1]
-if (force ~= '0' and force ~= '1') or K.pushsecret == nil then return bad_argument() end
+if #ARGV ~= 1 or (force ~= '0' and force ~= '1') then return bad_argument() end
 if force == '0' then
     local layout_err = check_layout(true)
     if layout_err then return layout_err end

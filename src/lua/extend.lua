@@ -1,14 +1,15 @@
 #!lua flags=allow-oom
 -- extend: renews the leases of messages whose handlers still run. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 visibility_ms (> 0), then the lease of each message (1 to MAX_BATCH, see ack.lua).
+-- ARGV: 1 visibility_ms (1..MAX_TIME_MS), then the lease of each message (1 to MAX_BATCH, see
+--   ack.lua: any text, lost unless held).
 -- Returns: one integer per lease: the new lease deadline (unix ms), or 0 when the lease is lost.
 -- @include lib/constants.lua
 -- @include lib/util.lua
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local visibility = uint(ARGV[1])
 local n = #ARGV - 1

@@ -3,7 +3,7 @@
 -- (a failed attempt) or to the dead-letter set, and dead-letters due messages past their expiry.
 -- allow-oom: it frees as much as it uses, and a full Redis must still be able to drain.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 max_count (1..MAX_BATCH), 2 visibility_ms (> 0)
+-- ARGV: 1 max_count (1..MAX_BATCH), 2 visibility_ms (1..MAX_TIME_MS)
 -- Settings: paused (nothing is leased; lapsed leases are still swept), max_attempts (for records
 --   without their own), the dead-letter retention bounds; read first, with the layout version.
 -- Also counts every delivery's lateness (now - due) into the lateness histogram
@@ -27,10 +27,10 @@
 -- @include lib/settings.lua
 -- @include lib/fetch.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local max_count, visibility = uint(ARGV[1]), uint(ARGV[2])
-if max_count == nil or max_count < 1 or max_count > MAX_BATCH or visibility == nil
+if #ARGV ~= 2 or max_count == nil or max_count < 1 or max_count > MAX_BATCH or visibility == nil
     or visibility < 1 then
     return bad_argument()
 end

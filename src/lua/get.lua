@@ -1,7 +1,7 @@
 #!lua flags=no-writes
 -- get: one message by id, with its state.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 id
+-- ARGV: 1 id (an id no message may have, see validate_id, is refused)
 -- Returns: {} when there is no such message, else {state, score, attempts, max_attempts,
 --   expire_at_ms, due_ms, dead reason, last error, payload}; state is 'scheduled', 'ready',
 --   'in_flight' or 'dead' and score as in list.lua.
@@ -12,10 +12,10 @@
 -- @include lib/find.lua
 -- @include lib/settings.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local id = ARGV[1]
-if id == nil then return bad_argument() end
+if #ARGV ~= 1 or not is_id(id) then return bad_argument() end
 local settings, layout_err = read_settings()
 if not settings then return layout_err end
 local rec = find_record(id)

@@ -13,7 +13,7 @@
 -- @include lib/layout.lua
 -- @include lib/stats.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 if #ARGV ~= 0 then return bad_argument() end
 local layout_err = check_layout(true)

@@ -3,7 +3,9 @@
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: 1 state: 'scheduled' | 'ready' | 'in_flight' | 'dead', 2 limit (1..MAX_BATCH messages),
 --       3 after_score and 4 after_member: the position of the last element of the page before
---       (unix ms and zset member), or '' and '' for the first page
+--       (unix ms and zset member: a sequence key, followed by an id unless generated), or ''
+--       and '' for the first page
+-- Errors: 'ERR delayq: bad script argument'.
 -- Returns: {now_ms, items, last_score, last_member}; items has nine per message: id, score (due
 --   time, lease deadline or dead-letter time, unix ms), attempts, max_attempts, expire_at_ms
 --   (0 = never), due_ms, dead reason ('' unless dead), last error ('' when none), payload.
@@ -20,12 +22,14 @@
 -- @include lib/find.lua
 -- @include lib/settings.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local state, limit, after_score, after_member = ARGV[1], uint(ARGV[2]), ARGV[3], ARGV[4]
-if limit == nil or limit < 1 or limit > MAX_BATCH
+if #ARGV ~= 4 or limit == nil or limit < 1 or limit > MAX_BATCH
+    or (state ~= 'scheduled' and state ~= 'ready' and state ~= 'in_flight' and state ~= 'dead')
     or (after_score ~= '' and uint(after_score) == nil)
-    or (after_score == '') ~= (after_member == '') then
+    or (after_score == '') ~= (after_member == '')
+    or (after_member ~= '' and not is_seq_key(after_member) and not is_lease(after_member)) then
     return bad_argument()
 end
 local settings, layout_err = read_settings()
@@ -36,8 +40,6 @@ if state == 'in_flight' then
     set = K.inflight
 elseif state == 'dead' then
     set = K.dead
-elseif state ~= 'scheduled' and state ~= 'ready' then
-    return bad_argument()
 end
 -- The ranks of the state's elements: pending splits at now into ready, then scheduled.
 local first, last = 0, redis.call('ZCARD', set) - 1

@@ -3,8 +3,10 @@
 -- set when it is out of attempts, past its expiry or rejected for good. allow-oom: a full Redis
 -- must still be able to retire failed messages.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 lease (see ack.lua), 2 delay_ms, or '' for the queue's backoff (settings), 3 error
---       text (kept as the last error), 4 mode: 'retry' or 'dead' (dead-letter now)
+-- ARGV: 1 lease (see ack.lua: any text, lost unless held), 2 delay_ms
+--       (0..MAX_TIME_MS), or '' for the queue's backoff (settings), 3 error text (kept as the
+--       last error, cut to MAX_ERROR_BYTES), 4 mode: 'retry' or 'dead' (dead-letter now)
+-- Errors: 'ERR delayq: bad script argument'; nothing is written then.
 -- Returns: {'retry', due_ms} | {'dead', reason, attempts} | {'lost', 0} when the token is stale.
 -- @include lib/constants.lua
 -- @include lib/util.lua
@@ -15,14 +17,15 @@
 -- @include lib/wake.lua
 -- @include lib/settings.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
-local lease, delay = ARGV[1], nil
+local lease, delay, err_text, mode = ARGV[1], nil, ARGV[3], ARGV[4]
 if ARGV[2] ~= '' then delay = uint(ARGV[2]) end
-local mode = ARGV[4]
-if lease == nil or (delay == nil and ARGV[2] ~= '') or (mode ~= 'retry' and mode ~= 'dead') then
+if #ARGV ~= 4 or (delay == nil and ARGV[2] ~= '')
+    or (mode ~= 'retry' and mode ~= 'dead') then
     return bad_argument()
 end
+err_text = err_text:sub(1, MAX_ERROR_BYTES)
 local settings, layout_err = read_settings(true)
 if not settings then return layout_err end
 if redis.call('ZREM', K.inflight, lease) == 0 then return {'lost', 0} end
@@ -44,7 +47,7 @@ elseif m.attempts >= max_of(m.max, settings) then
     reason = 'attempts exhausted'
 end
 if reason then
-    bury(id, m, member, now, reason, ARGV[3], nil)
+    bury(id, m, member, now, reason, err_text, nil)
     trim_dead(now, settings.dead_max_count, settings.dead_max_age_ms)
     return {'dead', reason, m.attempts}
 end
@@ -57,7 +60,7 @@ local head = head_due()
 m.token = 0
 m.due = due
 redis.call('HSET', K.msg, id, encode(m))
-redis.call('HSET', K.err, id, ARGV[3])
+redis.call('HSET', K.err, id, err_text)
 redis.call('ZADD', K.pending, str(due), member)
 redis.call('HINCRBY', K.stats, 'retried', '1')
 wake_if_earlier(head, due, now)

@@ -20,7 +20,7 @@
 -- @include lib/fetch.lua
 -- @include lib/push.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local max_count = uint(ARGV[1])
 if #ARGV ~= 1 or max_count == nil or max_count < 1 or max_count > MAX_BATCH then

@@ -10,7 +10,7 @@
 -- @include lib/layout.lua
 -- @include lib/push.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 17) then return bad_argument() end
 
 if #ARGV ~= 0 or K.pushsecret == nil then return bad_argument() end
 local layout_err = check_layout()

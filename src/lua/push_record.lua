@@ -10,7 +10,7 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local status, err = uint(ARGV[1]), ARGV[2]
 if #ARGV ~= 2 or status == nil or status > 999 then return bad_argument() end

@@ -8,7 +8,7 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 17) then return bad_argument() end
 
 if #ARGV ~= 0 or K.pushsecret == nil then return bad_argument() end
 local layout_err = check_layout(true)

@@ -5,7 +5,9 @@
 -- ARGV: 1 url, 2 method ('POST' | 'PUT' | 'PATCH'), 3 content type, 4 request timeout (ms),
 --       5 max in flight, 6 rate (requests per second, 0: none), 7 header count n, then n pairs
 --       of name and value, then the secret count m, then m secrets. The client validated them
---       (validate_push_target); the script checks their shape and bounds.
+--       (validate_push_target); the script checks their shape and bounds: printable ASCII
+--       (a header value may be empty and hold tabs), the lengths of shared_constants.txt, rate
+--       as std::to_chars writes it (no hex, nan or inf).
 -- Returns: {status, now_ms}: status 'created' | 'updated' | 'unchanged'.
 -- Errors: 'ERR delayq: bad script argument'; nothing is written then.
 -- @include lib/constants.lua
@@ -14,16 +16,17 @@
 -- @include lib/layout.lua
 -- @include lib/push.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 17) then return bad_argument() end
 
 local url, method, ctype = ARGV[1], ARGV[2], ARGV[3]
-local timeout, in_flight, rate = uint(ARGV[4]), uint(ARGV[5]), tonumber(ARGV[6])
+local timeout, in_flight, rate = uint(ARGV[4]), uint(ARGV[5]), decimal(ARGV[6])
 local n = uint(ARGV[7])
-if K.pushsecret == nil or url == nil or url == '' or #url > MAX_PUSH_URL_BYTES
-    or (method ~= 'POST' and method ~= 'PUT' and method ~= 'PATCH') or ctype == nil
+if not printable(url, MAX_PUSH_URL_BYTES, true)
+    or (method ~= 'POST' and method ~= 'PUT' and method ~= 'PATCH')
+    or not printable(ctype, MAX_PUSH_HEADER_BYTES, true)
     or timeout == nil or timeout < MIN_PUSH_REQUEST_TIMEOUT_MS
     or timeout > MAX_PUSH_REQUEST_TIMEOUT_MS or in_flight == nil or in_flight < 1
-    or in_flight > MAX_PUSH_IN_FLIGHT or rate == nil or rate ~= rate or rate < 0
+    or in_flight > MAX_PUSH_IN_FLIGHT or rate == nil or rate < 0
     or rate > MAX_PUSH_RATE or n == nil or n > MAX_PUSH_HEADERS then
     return bad_argument()
 end
@@ -32,11 +35,15 @@ if m == nil or m > MAX_PUSH_SECRETS or #ARGV ~= 8 + 2 * n + m then return bad_ar
 local names, values, secrets = {}, {}, {}
 for i = 1, n do
     names[i], values[i] = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
-    if names[i] == '' then return bad_argument() end
+    -- A value may be empty and hold tabs (an HTTP field value); a name is a token.
+    if not printable(names[i], MAX_PUSH_HEADER_BYTES, true) or names[i]:find(' ')
+        or #names[i] + #values[i] > MAX_PUSH_HEADER_BYTES or values[i]:find('[^\t -~]') then
+        return bad_argument()
+    end
 end
 for i = 1, m do
     secrets[i] = ARGV[8 + 2 * n + i]
-    if secrets[i] == '' then return bad_argument() end
+    if not printable(secrets[i], MAX_PUSH_HEADER_BYTES, true) then return bad_argument() end
 end
 local layout_err = check_layout(true)
 if layout_err then return layout_err end

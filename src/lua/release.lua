@@ -2,7 +2,7 @@
 -- release: hands leased messages that no handler started back at once (a consumer stopping), at
 -- their original due time and without counting the attempt. A stale token changes nothing.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: the lease of each message (1 to MAX_BATCH, see ack.lua).
+-- ARGV: the lease of each message (1 to MAX_BATCH, see ack.lua: any text, lost unless held).
 -- Returns: one integer per lease: 1 released, 0 lease lost (or its record lost with Redis data:
 --   the lease is dropped and counted in orphans_removed, as nack and fetch count it).
 -- @include lib/constants.lua
@@ -13,7 +13,7 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 if #ARGV == 0 or #ARGV > MAX_BATCH then return bad_argument() end
 local layout_err = check_layout(true)

@@ -3,11 +3,13 @@
 -- dead-lettered is left as it is and its state reported. allow-oom: it does not grow memory
 -- (a record of layout 1 gains its 9-byte due time: bounded, and once).
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 id, 2 at_ms (absolute due, unix ms on the Redis clock) or '' to use 3,
---       3 delay_ms (after the Redis server's now)
+-- ARGV: 1 id (an id no message may have, see validate_id, is refused), 2 at_ms (absolute
+--       due, unix ms on the Redis clock) or '' to use 3, 3 delay_ms (after the Redis server's
+--       now; given, and checked, even with 2)
 -- Returns: {'rescheduled', due_ms} | {'not_found', 0} | {'in_flight', 0} | {'dead', 0}
 --   A due time after the message's expiry is moved to the expiry (it is dead-lettered then).
--- Errors: 'ERR delayq: the due time would fall after the year 9999' (nothing changes).
+-- Errors: 'ERR delayq: bad script argument', 'ERR delayq: the due time would fall after the
+--   year 9999' (nothing changes).
 -- @include lib/constants.lua
 -- @include lib/util.lua
 -- @include lib/keys.lua
@@ -16,18 +18,15 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local id, at, delay = ARGV[1], ARGV[2], uint(ARGV[3])
-if id == nil or delay == nil then return bad_argument() end
+local at_ms = at ~= '' and uint(at)
+if #ARGV ~= 3 or not is_id(id) or delay == nil or at_ms == nil then return bad_argument() end
 local layout_err = check_layout(true)
 if layout_err then return layout_err end
 local now = clock()
-local due = now + delay
-if at ~= '' then
-    due = uint(at)
-    if due == nil then return bad_argument() end
-end
+local due = at_ms or now + delay
 if due > MAX_TIME_MS then return due_too_late() end
 local rec, hash = find_record(id)
 if not rec then return {'not_found', 0} end

@@ -7,13 +7,14 @@
 -- claiming at once, one claims and the others are told 'conflict', so each occurrence is sent
 -- once.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 name
+-- ARGV: 1 name (as in schedule_put)
 --       2 hash: the spec hash read
---       3 expected: the schedule's next occurrence read (ms)
+--       3 expected: the schedule's next occurrence read (ms, or -1)
 --       4 id prefix, as in schedule_put
 --       5 then: the schedule's next occurrence after this claim (ms), -1 when it ends
 --       6 missed: occurrences not sent by the catch-up policy
---       7.. the instants to send (ms, ascending)
+--       7.. the instants to send (ms, ascending; at most MAX_BATCH)
+--       Times are decimal digits up to MAX_TIME_MS (or '-1' where it says so).
 -- With overlap skip, while the last occurrence sent is still pending or in flight the instants
 -- are skipped instead (counted). max_runs stops the sends at that many.
 -- Returns: {status, sent, skipped, claim_at_ms}: status 'claimed' | 'conflict' | 'paused' |
@@ -25,12 +26,15 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
-local name, hash, expected, prefix = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
-local after, missed = tonumber(ARGV[5]), uint(ARGV[6])
-if #ARGV < 6 or name == '' or expected == nil or prefix == '' or after == nil
-    or missed == nil or #ARGV - 6 > MAX_BATCH then
+local name, hash, expected, prefix = ARGV[1], ARGV[2], uint_or_none(ARGV[3]), ARGV[4]
+local after, missed = uint_or_none(ARGV[5]), uint(ARGV[6])
+-- Every value checked before the first write: `then` was stored as given (tonumber), so that
+-- "nan" or "1e308" became the schedule's next occurrence and its claim's score.
+if #ARGV < 6 or not is_schedule_name(name) or not printable(hash, SCHEDULE_TEXT_MAX, true)
+    or expected == nil or not is_id_prefix(prefix) or after == nil or missed == nil
+    or #ARGV - 6 > MAX_BATCH then
     return bad_argument()
 end
 local instants = {}

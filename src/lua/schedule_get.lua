@@ -1,7 +1,8 @@
 #!lua flags=no-writes
 -- schedule_get: one schedule, or a page of them, with where the last occurrence's message is.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 'one' then 2 name | 1 'page' then 2 cursor ('0' first) and 3 count (1..MAX_BATCH)
+-- ARGV: 1 'one' then 2 name | 1 'page' then 2 cursor ('0' first; HSCAN's, decimal digits) and
+--       3 count (1..MAX_BATCH)
 -- Returns: {now_ms, next_cursor ('0' after the last page; '' for 'one'), then per schedule: name,
 --   the spec values (lib/schedule.lua's SCHEDULE_SPEC order), anchor, created, updated, paused,
 --   next_due (-1 for none), last fired (-1 for none), last id, last outcome ('none' | 'pending'
@@ -14,15 +15,17 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local what = ARGV[1]
 local names, cursor = {}, ''
-if what == 'one' and ARGV[2] and ARGV[2] ~= '' then
+if what == 'one' and #ARGV == 2 and is_schedule_name(ARGV[2]) then
     names[1] = ARGV[2]
 elseif what == 'page' then
     local count = uint(ARGV[3])
-    if ARGV[2] == nil or count == nil or count < 1 or count > MAX_BATCH then
+    -- HSCAN's cursor: decimal digits of an unsigned 64-bit number.
+    if #ARGV ~= 3 or type(ARGV[2]) ~= 'string' or #ARGV[2] > 20 or not ARGV[2]:find('^%d+$')
+        or count == nil or count < 1 or count > MAX_BATCH then
         return bad_argument()
     end
     local page = redis.call('HSCAN', K.schedules, ARGV[2], 'COUNT', str(count))

@@ -13,10 +13,10 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local limit = uint(ARGV[1])
-if limit == nil or limit < 1 or limit > MAX_BATCH then return bad_argument() end
+if #ARGV ~= 1 or limit == nil or limit < 1 or limit > MAX_BATCH then return bad_argument() end
 local layout_err = check_layout()
 if layout_err then return layout_err end
 local now = clock()

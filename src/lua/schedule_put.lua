@@ -14,6 +14,9 @@
 --       17 anchor (ms): kept from the stored schedule when there is one
 --       18 first: the first occurrence after the client's read of the clock (ms), -1 for none
 --       19 then: the occurrence after it (ms), -1 for none
+--       Times are decimal digits up to MAX_TIME_MS (start, stop, first and then may be '-1');
+--       name as validate_schedule_name; prefix, expr, tz, expected and hash printable ASCII;
+--       max at most MAX_ATTEMPTS, runs_max at most MAX_SCHEDULE_RUNS.
 -- Returns: {status, next_due_ms} with status 'created' | 'updated' | 'unchanged' | 'exists' |
 --   'resumed' | 'not_found' (resume of no schedule) | 'conflict' (nothing written);
 --   next_due_ms as in schedule_get (-1 when none).
@@ -24,11 +27,13 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local mode, name, expected, prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if #ARGV ~= 19 or (mode ~= 'add' and mode ~= 'upsert' and mode ~= 'resume') or name == ''
-    or prefix == '' then
+if #ARGV ~= 19 or (mode ~= 'add' and mode ~= 'upsert' and mode ~= 'resume')
+    or not is_schedule_name(name)
+    or (expected ~= '' and not printable(expected, SCHEDULE_TEXT_MAX, true))
+    or not is_id_prefix(prefix) then
     return bad_argument()
 end
 local spec = {}
@@ -38,12 +43,19 @@ for _, field in ipairs({'max', 'exp', 'runs_max'}) do
     if spec[field] == nil then return bad_argument() end
 end
 local anchor = uint(ARGV[17])
-local first, after_first = tonumber(ARGV[18]), tonumber(ARGV[19])
-spec.start, spec.stop = tonumber(spec.start), tonumber(spec.stop)
+-- Times were tonumber's: "nan" or "1e308" became the schedule's next occurrence, and a message
+-- due then was sent with a due time no record can hold.
+local first, after_first = uint_or_none(ARGV[18]), uint_or_none(ARGV[19])
+spec.start, spec.stop = uint_or_none(spec.start), uint_or_none(spec.stop)
 if anchor == nil or first == nil or after_first == nil or spec.start == nil or spec.stop == nil
     or (spec.kind ~= 'cron' and spec.kind ~= 'every')
+    or not printable(spec.expr, SCHEDULE_TEXT_MAX, true)
+    or not printable(spec.tz, SCHEDULE_TEXT_MAX, true)
+    or #spec.payload > MAX_PAYLOAD_BYTES or spec.max > MAX_ATTEMPTS
+    or spec.runs_max > MAX_SCHEDULE_RUNS
     or (spec.overlap ~= 'allow' and spec.overlap ~= 'skip')
-    or (spec.catch ~= 'none' and spec.catch ~= 'one' and spec.catch ~= 'all') or spec.hash == '' then
+    or (spec.catch ~= 'none' and spec.catch ~= 'one' and spec.catch ~= 'all')
+    or not printable(spec.hash, SCHEDULE_TEXT_MAX, true) then
     return bad_argument()
 end
 

@@ -3,7 +3,7 @@
 -- that is still scheduled. allow-oom: it only frees memory (a pause rewrites one record of the
 -- same size).
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 'pause' | 'remove', 2 name
+-- ARGV: 1 'pause' | 'remove', 2 name (a name no schedule may have is refused)
 -- Returns: {status, schedules left in the queue}: status 'paused' | 'removed' | 'not_found'.
 -- Errors: 'ERR delayq: bad script argument'; nothing is written then.
 -- @include lib/constants.lua
@@ -12,10 +12,10 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local mode, name = ARGV[1], ARGV[2]
-if (mode ~= 'pause' and mode ~= 'remove') or name == nil or name == '' then
+if #ARGV ~= 2 or (mode ~= 'pause' and mode ~= 'remove') or not is_schedule_name(name) then
     return bad_argument()
 end
 local layout_err = check_layout(true)

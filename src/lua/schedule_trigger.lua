@@ -2,7 +2,7 @@
 -- schedule_trigger: sends one occurrence of a schedule now, outside its own occurrences (which
 -- stay as they are), with the schedule's message and the id of the current instant.
 -- KEYS: the queue's keys, see lib/keys.lua.
--- ARGV: 1 name, 2 id prefix (as in schedule_put)
+-- ARGV: 1 name, 2 id prefix (as in schedule_put; names and prefixes of other forms are refused)
 -- Returns: {status, instant_ms}: 'triggered' | 'duplicate' (an occurrence of this very
 --   millisecond exists: nothing sent) | 'not_found'.
 -- Errors: 'ERR delayq: bad script argument'; nothing is written then.
@@ -12,10 +12,12 @@
 -- @include lib/layout.lua
 -- @include lib/schedule.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local name, prefix = ARGV[1], ARGV[2]
-if name == nil or name == '' or prefix == nil or prefix == '' then return bad_argument() end
+if #ARGV ~= 2 or not is_schedule_name(name) or not is_id_prefix(prefix) then
+    return bad_argument()
+end
 local seq, layout_err = occurrence_layout()
 if layout_err then return layout_err end
 local s = schedule_read(name)

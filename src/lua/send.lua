@@ -9,7 +9,8 @@
 --                    the client without the due time (lib/record.lua: msgpack max_attempts,
 --                    then the payload as a msgpack string), so that only the due time's 9
 --                    bytes are added here (a block keeps it as it is);
---                    '1': each message is two values, id then payload (id '' = generate one)
+--                    '1': each message is two values, id then payload (id '' = generate one;
+--                    an id no message may have, see validate_id, is refused)
 --   at_ms            absolute due time, unix ms on the Redis clock, or '' to use delay_ms, or
 --                    '*': each message is preceded by its own due time (unix ms)
 --   delay_ms         delay after the Redis server's now, ms, or '*' (with at_ms ''): each
@@ -45,7 +46,7 @@
 -- @include lib/wake.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local now, now_us = clock()
 
@@ -102,7 +103,7 @@ while i <= #ARGV do
         has_caller_ids = true
         for a = first_value, i + 5 + count * width, width do
             local id = ARGV[a]
-            if is_seq_key(id) then return bad_argument() end
+            if is_seq_key(id) or (id ~= '' and not is_id(id)) then return bad_argument() end
         end
     elseif ARGV[first_value]:byte(1) ~= cmsgpack.pack(max):byte(1) then
         -- A cheap check that the records follow this contract: the first one starts with max.

@@ -7,7 +7,9 @@
 --   max_attempts 1..MAX_ATTEMPTS; backoff_initial_ms and backoff_max_ms 0..MAX_TIME_MS (ms);
 --   backoff_multiplier 1..MAX_BACKOFF_MULTIPLIER; backoff_jitter 0..1 (a fraction);
 --   dead_max_count 0..MAX_DEAD_COUNT and
---   dead_max_age_ms 0..MAX_TIME_MS (0 = unbounded); paused 0 or 1.
+--   dead_max_age_ms 0..MAX_TIME_MS (0 = unbounded); paused 0 or 1. Integers in decimal digits,
+--   the two fractions as std::to_chars writes them (an exponent allowed; no hex, nan or inf).
+-- Errors: 'ERR delayq: bad script argument'; nothing is written then.
 -- Returns: {layout ('' when the queue has none yet), then name, value pairs of every setting
 --   (values as strings, defaults filled in)}
 -- A resume (paused 1 -> 0) signals the wake channel, so that sleeping consumers fetch at once.
@@ -16,7 +18,7 @@
 -- @include lib/keys.lua
 -- @include lib/settings.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local LIMITS = {
     max_attempts = {1, MAX_ATTEMPTS}, backoff_initial_ms = {0, MAX_TIME_MS},
@@ -27,9 +29,9 @@ local INTEGER = {max_attempts = true, backoff_initial_ms = true, backoff_max_ms 
                  dead_max_count = true, dead_max_age_ms = true, paused = true}
 if #ARGV % 2 ~= 0 then return bad_argument() end
 for i = 1, #ARGV, 2 do
-    local limit, v = LIMITS[ARGV[i]], tonumber(ARGV[i + 1])
-    if not limit or v == nil or v ~= v or v < limit[1] or v > limit[2]
-        or (INTEGER[ARGV[i]] and v ~= math.floor(v)) then
+    local limit, v = LIMITS[ARGV[i]], nil
+    if INTEGER[ARGV[i]] then v = uint(ARGV[i + 1]) else v = decimal(ARGV[i + 1]) end
+    if not limit or v == nil or v < limit[1] or v > limit[2] then
         return bad_argument()
     end
 end

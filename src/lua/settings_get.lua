@@ -3,6 +3,7 @@
 -- reader may run it (EVALSHA_RO: `delayq queue info`).
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: none
+-- Errors: 'ERR delayq: bad script argument'.
 -- Returns: what settings.lua returns: {layout ('' when the queue has none yet), then name, value
 --   pairs of every setting (values as strings, defaults filled in)}
 -- @include lib/constants.lua
@@ -10,7 +11,7 @@
 -- @include lib/keys.lua
 -- @include lib/settings.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) or #ARGV ~= 0 then return bad_argument() end
 
 local settings, layout_err = read_settings()
 if not settings then return layout_err end

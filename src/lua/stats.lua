@@ -2,6 +2,7 @@
 -- stats: counts per state, timing of the head of the queue, and the lifetime totals.
 -- KEYS: the queue's keys, see lib/keys.lua.
 -- ARGV: none
+-- Errors: 'ERR delayq: bad script argument'.
 -- Returns: {now_ms, scheduled, ready, in_flight, dead, oldest_due_ms, next_future_due_ms, totals,
 --   lateness}
 --   scheduled counts pending messages not yet due; ready those due and waiting for a consumer.
@@ -16,7 +17,7 @@
 -- @include lib/lateness.lua
 -- @include lib/stats.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) or #ARGV ~= 0 then return bad_argument() end
 
 local layout_err = check_layout()
 if layout_err then return layout_err end

@@ -12,7 +12,7 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local width, count = uint(ARGV[1]), uint(ARGV[2])
 if #ARGV ~= 2 or width == nil or width < 1 or count == nil or count < 1

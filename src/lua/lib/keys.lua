@@ -44,12 +44,17 @@
 -- K names them for the helpers. bind_keys fills it in, first thing in every operation: in the
 -- function library the helpers are defined once, before any call's KEYS exist. One call runs at
 -- a time, and each binds all of them (the seventeenth nil when not given), so nothing of a call
--- before remains.
+-- before remains. A script starts with `if not bind_keys(KEYS, n) then return bad_argument() end`.
 local K = {}
-local function bind_keys(keys)
+-- False when the call did not give exactly `count` keys (16, or 17 with the write-only key): a
+-- missing key would be nil in K, an extra one a sign of another contract. Without `count`, no
+-- check (a script not yet converted).
+local function bind_keys(keys, count)
+    if count and #keys ~= count then return false end
     K.msg, K.pending, K.inflight, K.dead = keys[1], keys[2], keys[3], keys[4]
     K.err, K.stats, K.wake, K.cold, K.blocks = keys[5], keys[6], keys[7], keys[8], keys[9]
     K.blockidx, K.settings, K.lateness = keys[10], keys[11], keys[12]
     K.schedules, K.schedclaims, K.push, K.history = keys[13], keys[14], keys[15], keys[16]
     K.pushsecret = keys[17]
+    return true
 end

@@ -22,6 +22,21 @@
 local SCHEDULE_SPEC = {'kind', 'expr', 'tz', 'payload', 'max', 'exp', 'start', 'stop',
                        'runs_max', 'overlap', 'catch', 'hash'}
 
+-- The longest cron text, zone, spec hash or id prefix a script takes: far above any valid one.
+local SCHEDULE_TEXT_MAX = 4096
+
+-- A schedule's name as the client validates it (validate_schedule_name): printable ASCII
+-- without braces or spaces.
+local function is_schedule_name(name)
+    return printable(name, MAX_SCHEDULE_NAME_BYTES, false) and not name:find(' ')
+end
+
+-- An occurrence's id prefix: followed by an instant (at most 15 digits up to MAX_TIME_MS), a
+-- message id.
+local function is_id_prefix(prefix)
+    return is_id(prefix) and #prefix + 15 <= MAX_NAME_BYTES
+end
+
 local function schedule_read(name)
     local raw = redis.call('HGET', K.schedules, name)
     if not raw then return nil end

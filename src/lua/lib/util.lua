@@ -37,11 +37,45 @@ local function clock()
     return s * 1000 + (us - us % 1000) / 1000, s * 1000000 + us
 end
 
--- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one.
+-- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one. Only
+-- decimal digits, as the client formats integers: tonumber also took a sign ("-0"), an exponent
+-- ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends (scripts/args tests).
+-- MAX_TIME_MS has 15 digits.
 local function uint(s)
+    if type(s) ~= 'string' or #s > 15 or not s:find('^%d+$') then return nil end
     local n = tonumber(s)
-    if n == nil or n < 0 or n % 1 ~= 0 or n > MAX_TIME_MS then return nil end
+    if n > MAX_TIME_MS then return nil end
     return n
+end
+
+-- uint, or -1 for none (a time the client has not got).
+local function uint_or_none(s)
+    if s == '-1' then return -1 end
+    return uint(s)
+end
+
+-- A number argument the client formats with std::to_chars (a setting's double, a push rate):
+-- decimal, an exponent allowed; nil for hex, blanks, nan and inf, which tonumber takes.
+local function decimal(s)
+    if type(s) ~= 'string' or #s > 32 or not s:find('^%-?[%d.]+[eE]?[-+]?%d*$') then return nil end
+    local n = tonumber(s)
+    if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
+    return n
+end
+
+-- Whether a text is printable ASCII (no control characters, no bytes >= 0x7f), 1 to max bytes;
+-- with `braces` false, without { and } (a Redis Cluster hash tag). The shape of an id, a name,
+-- a URL, as the client validates them (validate_text).
+local function printable(s, max, braces)
+    if type(s) ~= 'string' or #s < 1 or #s > max then return false end
+    if braces then return not s:find('[^ -~]') end
+    return not s:find('[^ -z|~]')
+end
+
+-- A message id as the client validates one (validate_id): an id no message can have is a
+-- caller's mistake, not a message that is not found.
+local function is_id(s)
+    return printable(s, MAX_NAME_BYTES, false)
 end
 
 local function bad_argument()
