@@ -11,7 +11,7 @@
 -- @include lib/keys.lua
 -- @include lib/layout.lua
 
-bind_keys(KEYS)
+if not bind_keys(KEYS, 16) then return bad_argument() end
 
 local since, limit = uint(ARGV[1]), uint(ARGV[2])
 if #ARGV ~= 2 or since == nil or limit == nil or limit < 1 or limit > MAX_BATCH then

@@ -214,8 +214,7 @@ std::optional<Contract> contract_of(std::string_view stem, const Population& p) 
     }
     if (stem == "push_read" || stem == "push_remove") return none(17);
     if (stem == "history_get") {
-        // The contract as it is being changed (ARGV 1 since_ms, 2 limit 1..360).
-        return one({time_ms("since_ms", "0"), integer("limit", "360", 1, 360)});
+        return one({time_ms("since_ms", "0"), integer("limit", "360", 1, kMaxBatch)});
     }
     if (stem == "list") {
         const Param state = choice("state", "ready", {"scheduled", "ready", "in_flight", "dead"});

@@ -47,10 +47,9 @@
 -- before remains. A script starts with `if not bind_keys(KEYS, n) then return bad_argument() end`.
 local K = {}
 -- False when the call did not give exactly `count` keys (16, or 17 with the write-only key): a
--- missing key would be nil in K, an extra one a sign of another contract. Without `count`, no
--- check (a script not yet converted).
+-- missing key would be nil in K, an extra one a sign of another contract.
 local function bind_keys(keys, count)
-    if count and #keys ~= count then return false end
+    if #keys ~= count then return false end
     K.msg, K.pending, K.inflight, K.dead = keys[1], keys[2], keys[3], keys[4]
     K.err, K.stats, K.wake, K.cold, K.blocks = keys[5], keys[6], keys[7], keys[8], keys[9]
     K.blockidx, K.settings, K.lateness = keys[10], keys[11], keys[12]
