@@ -101,19 +101,21 @@ struct Parts {
 };
 
 // Feeds `bytes` to the parser until it wants no more of this part (the head, or the body);
-// false when the bytes end first or are no HTTP.
+// false when the bytes are no HTTP. Where the parser takes nothing more of what is left, the
+// connection ends there, as when the client closes it.
 bool feed(http::RequestParser& parser, std::string_view& bytes,
           bool (http::RequestParser::*done)() const) {
     while (!(parser.*done)()) {
         boost::system::error_code ec;
         const std::size_t used = parser.put(boost::asio::buffer(bytes.data(), bytes.size()), ec);
         bytes.remove_prefix(used);
-        if (ec == boost::beast::http::error::need_more && bytes.empty()) {
+        if (ec && ec != boost::beast::http::error::need_more) return false;
+        if (used == 0 || bytes.empty()) {
+            if (!parser.got_some()) return false;
+            ec = {};
             parser.put_eof(ec);
             return !ec && (parser.*done)();
         }
-        if (ec && ec != boost::beast::http::error::need_more) return false;
-        if (used == 0 && bytes.empty()) return false;
     }
     return true;
 }
