@@ -6,13 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace delayq {
 namespace {
 
 TEST(QueuePatternText, RefusesWhatNoQueueNameHolds) {
-    for (const std::string text : {"or\rders", "orders\r", "a b", "tab\t*", "{orders}", "q\x7f",
-                                   "caf\xc3\xa9", std::string("nul\0", 4)}) {
+    const std::vector<std::string> texts = {
+        "or\rders", "orders\r", "a b",         "tab\t*",
+        "{orders}", "q\x7f",    "caf\xc3\xa9", std::string("nul\0", 4)};
+    for (const std::string& text : texts) {
         EXPECT_FALSE(QueuePattern::parse(text)) << text;
     }
 }
