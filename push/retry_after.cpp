@@ -95,7 +95,9 @@ Clock time_of_day(DateReader& in) {
     return t;
 }
 
-std::optional<system_clock::time_point> instant(int year, unsigned month, int day, const Clock& t) {
+// In seconds: system_clock's nanoseconds end in 2262 and begin in 1677, and a header may name
+// any year from 0000 to 9999.
+std::optional<std::chrono::sys_seconds> instant(int year, unsigned month, int day, const Clock& t) {
     const std::chrono::year_month_day date{std::chrono::year{year}, std::chrono::month{month},
                                            std::chrono::day{static_cast<unsigned>(day)}};
     // 60 seconds: a leap second, as the grammar allows.
@@ -105,7 +107,7 @@ std::optional<system_clock::time_point> instant(int year, unsigned month, int da
 }
 
 // "Sun, 06 Nov 1994 08:49:37 GMT"
-std::optional<system_clock::time_point> imf_fixdate(std::string_view text) {
+std::optional<std::chrono::sys_seconds> imf_fixdate(std::string_view text) {
     DateReader in(text);
     in.one_of(kDayNames);
     in.literal(", ");
@@ -123,7 +125,7 @@ std::optional<system_clock::time_point> imf_fixdate(std::string_view text) {
 
 // "Sunday, 06-Nov-94 08:49:37 GMT". RFC 9110 reads a two-digit year that would be more than 50
 // years ahead as the latest past year that ends in the same digits.
-std::optional<system_clock::time_point> rfc850_date(std::string_view text,
+std::optional<std::chrono::sys_seconds> rfc850_date(std::string_view text,
                                                     system_clock::time_point now) {
     DateReader in(text);
     in.one_of(kLongDayNames);
@@ -145,7 +147,7 @@ std::optional<system_clock::time_point> rfc850_date(std::string_view text,
 }
 
 // "Sun Nov  6 08:49:37 1994"
-std::optional<system_clock::time_point> asctime_date(std::string_view text) {
+std::optional<std::chrono::sys_seconds> asctime_date(std::string_view text) {
     DateReader in(text);
     in.one_of(kDayNames);
     in.literal(" ");
@@ -186,9 +188,12 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
     if (!date) date = rfc850_date(value, now);
     if (!date) date = asctime_date(value);
     if (!date) return std::nullopt;
-    if (*date <= now) return std::chrono::milliseconds{0};
-    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(*date - now);
-    return std::min(wait, kMaxRetryAfter);
+    // Compared in milliseconds, which hold both ends (the date's seconds as they are, and `now`
+    // rounded down: the wait is then rounded up, as the date is a whole second).
+    const auto now_ms = std::chrono::floor<std::chrono::milliseconds>(now);
+    const std::chrono::sys_time<std::chrono::milliseconds> due = *date;
+    if (due <= now_ms) return std::chrono::milliseconds{0};
+    return std::min(due - now_ms, kMaxRetryAfter);
 }
 
 }  // namespace delayq::push

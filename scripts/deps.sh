@@ -7,7 +7,7 @@
 set -euo pipefail
 pkgs=(g++ cmake ninja-build pkg-config libhiredis-dev libspdlog-dev libfmt-dev redis-server libcli11-dev nlohmann-json3-dev libssl-dev libhowardhinnant-date-dev tzdata libboost-dev libcurl4-openssl-dev help2man dpkg-dev file)
 if [[ "${1:-}" == test ]]; then
-    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy prometheus zsh lintian python3 python3-yaml openssl curl nodejs chromium)
+    pkgs+=(libgtest-dev libgmock-dev faketime clang-format clang-tidy clang-14 libclang-rt-14-dev prometheus zsh lintian python3 python3-yaml openssl curl nodejs chromium)
     # npm for the OpenAPI lint (tests/openapi); a nodejs from elsewhere (NodeSource) brings its
     # own npm, which Debian's package would conflict with.
     command -v npm >/dev/null || pkgs+=(npm)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds delayq with warnings as errors under AddressSanitizer and
 # UBSan, checks formatting and clang-tidy, and runs the whole test suite (real redis-server processes that
-# the tests start themselves on free loopback ports).
+# the tests start themselves on free loopback ports), then every fuzz target for a few seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh test
@@ -27,4 +27,9 @@ if [ "$tidy_status" -ne 0 ]; then
     cat build-test/clang-tidy.log
     echo "clang-tidy found problems (above)" >&2
 fi
-[ "$tests_status" -eq 0 ] && [ "$tidy_status" -eq 0 ]
+# Fuzzing (docs/fuzzing.md): a clang-14 build of the library, the service and the tool with
+# libFuzzer, and each fuzz target for 10 s, two at a time; after the tests, whose CPU it would
+# otherwise take. A crash's input is kept in build-fuzz/fuzz/artifacts/.
+fuzz_status=0
+bash scripts/fuzz.sh 10 || fuzz_status=$?
+[ "$tests_status" -eq 0 ] && [ "$tidy_status" -eq 0 ] && [ "$fuzz_status" -eq 0 ]

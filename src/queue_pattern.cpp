@@ -8,6 +8,9 @@ std::optional<QueuePattern> QueuePattern::parse(std::string_view text) {
     p.text_ = text;
     for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
+        // What validate_queue_name refuses in a name (src/validate.cpp).
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte <= 0x20 || byte >= 0x7f || c == '{' || c == '}') return std::nullopt;
         if (c == '\\') {
             if (i + 1 == text.size() || (text[i + 1] != '*' && text[i + 1] != '\\')) {
                 return std::nullopt;

@@ -12,7 +12,9 @@ namespace delayq {
 class QueuePattern {
   public:
     // nullopt when the text is empty, ends in a lone backslash, escapes anything but `*` or `\`,
-    // or has an unescaped `*` before its end.
+    // has an unescaped `*` before its end, or holds a byte no queue name may (a space, a brace,
+    // a control character or one outside ASCII): such a pattern would match nothing, and would
+    // not survive being written to a line of the auth file and read back.
     static std::optional<QueuePattern> parse(std::string_view text);
 
     bool matches(std::string_view queue) const;

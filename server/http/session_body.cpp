@@ -93,18 +93,19 @@ void BasicSession<Stream>::on_body(beast::error_code ec) {
     handle();
 }
 
-// session.cpp instantiates the class; these are the members defined here.
-template void PlainSession::reserve_body(std::size_t);
-template void PlainSession::on_reserved(std::size_t);
-template void PlainSession::release_body();
-template void PlainSession::continue_body();
-template void PlainSession::read_body();
-template void PlainSession::on_body(beast::error_code);
-template void TlsSession::reserve_body(std::size_t);
-template void TlsSession::on_reserved(std::size_t);
-template void TlsSession::release_body();
-template void TlsSession::continue_body();
-template void TlsSession::read_body();
-template void TlsSession::on_body(beast::error_code);
+// session.cpp instantiates the class; these are the members defined here. Named by template-id:
+// an explicit instantiation through an alias is ill-formed (GCC takes it, clang does not).
+template void BasicSession<PlainStream>::reserve_body(std::size_t);
+template void BasicSession<PlainStream>::on_reserved(std::size_t);
+template void BasicSession<PlainStream>::release_body();
+template void BasicSession<PlainStream>::continue_body();
+template void BasicSession<PlainStream>::read_body();
+template void BasicSession<PlainStream>::on_body(beast::error_code);
+template void BasicSession<TlsStream>::reserve_body(std::size_t);
+template void BasicSession<TlsStream>::on_reserved(std::size_t);
+template void BasicSession<TlsStream>::release_body();
+template void BasicSession<TlsStream>::continue_body();
+template void BasicSession<TlsStream>::read_body();
+template void BasicSession<TlsStream>::on_body(beast::error_code);
 
 }  // namespace delayq::server::http

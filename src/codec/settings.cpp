@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -57,6 +58,20 @@ double number(const Reply& r, std::string_view name) {
     return value;
 }
 
+// A setting stored as a number, as the type that holds it: Redis keeps what a script wrote, so
+// a value past the type's range (or NaN) is a ServerError, not an overflowing conversion.
+template <typename T>
+T whole(double value, std::string_view name) {
+    // Both bounds as doubles; the upper one exclusive, one past the largest (a 64-bit maximum
+    // rounds up to a power of two, to which adding one changes nothing).
+    constexpr double kLow = static_cast<double>(std::numeric_limits<T>::min());
+    constexpr double kHigh = static_cast<double>(std::numeric_limits<T>::max());
+    if (!(value >= kLow && value < kHigh + 1.0)) {
+        throw ServerError("settings: " + std::string(name) + " is out of range");
+    }
+    return static_cast<T>(value);
+}
+
 }  // namespace
 
 ScriptArgs encode_update(const SettingsUpdate& update) {
@@ -85,7 +100,7 @@ ScriptArgs encode_paused(bool paused) {
 QueueSettings decode(const Reply& reply) {
     const auto& f = reply.as_array();
     QueueSettings s;
-    const std::string& layout = f.at(kLayout).as_string();
+    const std::string& layout = reply.at(kLayout).as_string();
     // The version number, then the first release that speaks it (src/lua/lib/layout.lua).
     const std::string_view number_part = std::string_view(layout).substr(0, layout.find(' '));
     s.layout = layout.empty() ? 0 : static_cast<int>(decimal(number_part, "settings: layout"));
@@ -93,19 +108,19 @@ QueueSettings decode(const Reply& reply) {
         const std::string& name = f[i].as_string();
         const double v = number(f[i + 1], name);
         if (name == kMaxAttempts) {
-            s.max_attempts = static_cast<int>(v);
+            s.max_attempts = whole<int>(v, name);
         } else if (name == kBackoffInitial) {
-            s.backoff.initial = Duration(static_cast<std::int64_t>(v));
+            s.backoff.initial = Duration(whole<std::int64_t>(v, name));
         } else if (name == kBackoffMax) {
-            s.backoff.max = Duration(static_cast<std::int64_t>(v));
+            s.backoff.max = Duration(whole<std::int64_t>(v, name));
         } else if (name == kBackoffMultiplier) {
             s.backoff.multiplier = v;
         } else if (name == kBackoffJitter) {
             s.backoff.jitter = v;
         } else if (name == kDeadMaxCount) {
-            s.dead_max_count = static_cast<std::size_t>(v);
+            s.dead_max_count = whole<std::size_t>(v, name);
         } else if (name == kDeadMaxAge) {
-            s.dead_max_age = Duration(static_cast<std::int64_t>(v));
+            s.dead_max_age = Duration(whole<std::int64_t>(v, name));
         } else if (name == kPaused) {
             s.paused = v != 0;
         }

@@ -90,6 +90,14 @@ TEST(PushRetryAfter, APastDateIsNoWait) {
     EXPECT_EQ(retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), milliseconds{0});
 }
 
+// Found by push_fuzz: a year outside system_clock's 1677..2262 overflowed its nanoseconds.
+TEST(PushRetryAfter, ReadsYearsSystemClockCannotHold) {
+    EXPECT_EQ(retry_after("Sun, 06 Nov 0997 08:49:37 GMT"), milliseconds{0});
+    EXPECT_EQ(retry_after("Sat, 01 Jan 0000 00:00:00 GMT"), milliseconds{0});
+    EXPECT_EQ(retry_after("Fri, 31 Dec 9999 23:59:59 GMT"), kMaxRetryAfter);
+    EXPECT_EQ(retry_after("Fri Dec 31 23:59:59 9999"), kMaxRetryAfter);
+}
+
 TEST(PushRetryAfter, ReadsAnRfc850Date) {
     EXPECT_EQ(retry_after("Saturday, 05-Dec-26 12:01:00 GMT"), milliseconds{60'000});
     EXPECT_EQ(retry_after("Sunday, 06-Nov-94 08:49:37 GMT"), milliseconds{0});
