@@ -27,7 +27,10 @@ enum InfoField : std::size_t {
 
 MessageInfo decode_info(std::string id, State state, const std::vector<Reply>& f,
                         std::size_t first) {
-    auto at = [&](InfoField field) -> const Reply& { return f.at(first + field); };
+    auto at = [&](InfoField field) -> const Reply& {
+        if (first + field >= f.size()) throw ServerError("a message's reply is too short");
+        return f[first + field];
+    };
     MessageInfo m;
     m.id = std::move(id);
     m.state = state;
@@ -87,6 +90,13 @@ enum StatsField : std::size_t {
     kLateness
 };
 
+// A count the scripts send as decimal digits; ServerError for anything else.
+std::uint64_t count_text(const std::string& text, const char* what) {
+    const std::int64_t n = decimal(text, what);
+    if (n < 0) throw ServerError(std::string("stats: a negative ") + what);
+    return static_cast<std::uint64_t>(n);
+}
+
 // The lateness pairs of stats.lua: the sum, then every bucket's bound and its own count, which
 // become Prometheus' cumulative counts.
 LatenessHistogram decode_lateness(const Reply& reply) {
@@ -95,12 +105,13 @@ LatenessHistogram decode_lateness(const Reply& reply) {
         throw ServerError("stats: malformed lateness histogram");
     }
     LatenessHistogram h;
-    h.sum = Duration(std::stoll(pairs[1].as_string()));
+    h.sum = Duration(decimal(pairs[1].as_string(), "lateness sum"));
     for (std::size_t i = 2; i + 1 < pairs.size(); i += 2) {
         const std::string& bound = pairs[i].as_string();
-        h.count += std::stoull(pairs[i + 1].as_string());
+        h.count += count_text(pairs[i + 1].as_string(), "lateness bucket");
         h.buckets.push_back(LatenessHistogram::Bucket{
-            bound == "+Inf" ? Duration::max() : Duration(std::stoll(bound)), h.count});
+            bound == "+Inf" ? Duration::max() : Duration(decimal(bound, "lateness bound")),
+            h.count});
     }
     return h;
 }
@@ -110,7 +121,7 @@ LatenessHistogram decode_lateness(const Reply& reply) {
 std::optional<MessageInfo> decode_get(const Reply& reply, std::string_view id) {
     const auto& f = reply.as_array();
     if (f.empty()) return std::nullopt;
-    auto state = parse_state(f.at(kGetState).as_string());
+    auto state = parse_state(reply.at(kGetState).as_string());
     if (!state) throw ServerError("get: unknown state in reply");
     return decode_info(std::string(id), *state, f, kGetInfo);
 }
@@ -186,7 +197,7 @@ QueueStats decode_stats(const Reply& reply) {
     for (std::size_t i = 0; i + 1 < t.size(); i += 2) {
         for (const auto& f : kFields) {
             if (t[i].as_string() == f.name) {
-                s.totals.*f.member = std::stoull(t[i + 1].as_string());
+                s.totals.*f.member = count_text(t[i + 1].as_string(), "a total");
             }
         }
     }
