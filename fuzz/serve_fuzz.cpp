@@ -53,9 +53,9 @@ struct Parts {
     server::runtime::QueueHandles queues{client, 16};
     server::runtime::LongPollHub long_polls{client, [](const std::function<void()>&) {}};
     server::ScrapeCache scrapes{client, std::chrono::seconds(5)};
-    server::ScrapeCache overview{client, std::chrono::seconds(1), 10};
-    server::RequestMetrics requests;
     server::runtime::HistoryRecorder history{client};
+    server::runtime::OverviewCache overview{client, history, std::chrono::seconds(1), 10};
+    server::RequestMetrics requests;
     server::auth::LeaseKey lease_key{std::nullopt, client};
     server::routes::AuthGate no_auth;
     server::routes::AuthGate auth{auth_file};
