@@ -11,37 +11,15 @@
 #include "redis/key_slot.hpp"
 #include "redis/redirect.hpp"
 #include "redis/slot_map.hpp"
+#include "reply_builders.hpp"
 
 namespace delayq::detail {
 namespace {
 
-Reply text(std::string s) {
-    Reply r;
-    r.type = Reply::Type::kString;
-    r.str = std::move(s);
-    return r;
-}
-
-Reply integer(std::int64_t n) {
-    Reply r;
-    r.type = Reply::Type::kInteger;
-    r.integer = n;
-    return r;
-}
-
-Reply error(std::string s) {
-    Reply r;
-    r.type = Reply::Type::kError;
-    r.str = std::move(s);
-    return r;
-}
-
-Reply array(std::vector<Reply> items) {
-    Reply r;
-    r.type = Reply::Type::kArray;
-    r.elements = std::move(items);
-    return r;
-}
+using replies::array;
+using replies::error;
+using replies::integer;
+using replies::text;
 
 // A node of a CLUSTER SHARDS reply, as Redis 7.0.15 sends it.
 Reply shard_node(const std::string& role, std::int64_t port, const std::string& ip,

@@ -11,44 +11,17 @@
 
 #include "codec/inspect.hpp"
 #include "delayq/error.hpp"
+#include "reply_builders.hpp"
 
 namespace delayq::detail {
 namespace {
 
-// Named apart from the other files' helpers: a unity build compiles them as one.
-Reply inspect_text(std::string s) {
-    Reply r;
-    r.type = Reply::Type::kString;
-    r.str = std::move(s);
-    return r;
-}
-
-Reply inspect_int(std::int64_t n) {
-    Reply r;
-    r.type = Reply::Type::kInteger;
-    r.integer = n;
-    return r;
-}
-
-Reply inspect_array(std::vector<Reply> items) {
-    Reply r;
-    r.type = Reply::Type::kArray;
-    r.elements = std::move(items);
-    return r;
-}
-
-Reply texts(const std::vector<std::string>& values) {
-    std::vector<Reply> items;
-    for (const auto& v : values) items.push_back(inspect_text(v));
-    return inspect_array(std::move(items));
-}
-
 // stats.lua's reply: now, the four counts, oldest and next due, the totals, the lateness.
 Reply stats_reply(const std::vector<std::string>& totals,
                   const std::vector<std::string>& lateness) {
-    return inspect_array({inspect_int(1000), inspect_int(1), inspect_int(2), inspect_int(0),
-                          inspect_int(0), inspect_int(-1), inspect_int(-1), texts(totals),
-                          texts(lateness)});
+    return replies::array({replies::integer(1000), replies::integer(1), replies::integer(2),
+                           replies::integer(0), replies::integer(0), replies::integer(-1),
+                           replies::integer(-1), replies::texts(totals), replies::texts(lateness)});
 }
 
 TEST(InspectReply, ReadsAStatsReply) {
@@ -81,9 +54,9 @@ TEST(InspectReply, FiguresThatAreNotCountsAreServerErrors) {
 }
 
 TEST(InspectReply, AShortMessageReplyIsAServerError) {
-    EXPECT_THROW(inspect_codec::decode_get(texts({"ready"}), "m"), ServerError);
-    EXPECT_THROW(inspect_codec::decode_get(texts({"ready", "1", "2"}), "m"), ServerError);
-    EXPECT_FALSE(inspect_codec::decode_get(inspect_array({}), "m").has_value());
+    EXPECT_THROW(inspect_codec::decode_get(replies::texts({"ready"}), "m"), ServerError);
+    EXPECT_THROW(inspect_codec::decode_get(replies::texts({"ready", "1", "2"}), "m"), ServerError);
+    EXPECT_FALSE(inspect_codec::decode_get(replies::array({}), "m").has_value());
 }
 
 }  // namespace

@@ -10,24 +10,12 @@
 
 #include "codec/settings.hpp"
 #include "delayq/error.hpp"
+#include "reply_builders.hpp"
 
 namespace delayq::detail {
 namespace {
 
-// Named apart from the other files' helpers: a unity build compiles them as one.
-Reply settings_text(std::string s) {
-    Reply r;
-    r.type = Reply::Type::kString;
-    r.str = std::move(s);
-    return r;
-}
-
-Reply settings_reply(std::vector<std::string> values) {
-    Reply r;
-    r.type = Reply::Type::kArray;
-    for (auto& v : values) r.elements.push_back(settings_text(std::move(v)));
-    return r;
-}
+Reply settings_reply(const std::vector<std::string>& values) { return replies::texts(values); }
 
 TEST(SettingsReply, ReadsTheStoredSettings) {
     const QueueSettings s = settings_codec::decode(
