@@ -123,15 +123,7 @@ Expect<std::vector<SendResult>> QueueModel::send(std::span<const delayq::Message
             id = "?generated-" + std::to_string(++placeholder_);
             unnamed_.push_back(id);
         }
-        Entry e;
-        e.id = id;
-        e.order = next_order_++;
-        e.score = due;
-        e.due = due;
-        e.max_attempts = m.options.max_attempts;
-        e.expire = expire;
-        e.payload = m.payload;
-        messages_.emplace(id, std::move(e));
+        add_pending(id, due, m.options.max_attempts, expire, m.payload);
         ++created;
         out.push_back({m.options.id ? id : std::string(), false, at_ms(due)});
     }
@@ -140,6 +132,19 @@ Expect<std::vector<SendResult>> QueueModel::send(std::span<const delayq::Message
         note_write();
     }
     return out;
+}
+
+void QueueModel::add_pending(const std::string& id, std::int64_t due, int max_attempts,
+                             std::int64_t expire, const std::string& payload) {
+    Entry e;
+    e.id = id;
+    e.order = next_order_++;
+    e.score = due;
+    e.due = due;
+    e.max_attempts = max_attempts;
+    e.expire = expire;
+    e.payload = payload;
+    messages_.emplace(id, std::move(e));
 }
 
 std::string QueueModel::name_generated(const std::vector<SendResult>& actual) {

@@ -216,6 +216,9 @@ class QueueModel {
     void count_lateness(std::int64_t late_ms);
     Expect<std::vector<Entry*>> select_dead(const DeadLetterSelector& which);
     MessageInfo info(const Entry& m) const;
+    // A new pending message, as a send or a schedule's occurrence makes it: last in send order.
+    void add_pending(const std::string& id, std::int64_t due, int max_attempts, std::int64_t expire,
+                     const std::string& payload);
     // Schedules: the occurrence after `t`, the send of one, the cancel of the one sent ahead,
     // when the next claim is due, and one claim.
     std::optional<std::int64_t> occurrence_after(const ScheduleState& s, std::int64_t t) const;

@@ -43,15 +43,9 @@ std::optional<std::int64_t> QueueModel::occurrence_after(const ScheduleState& s,
 
 bool QueueModel::send_occurrence(const ScheduleState& s, const std::string& id, std::int64_t due) {
     if (messages_.contains(id)) return false;
-    Entry e;
-    e.id = id;
-    e.order = next_order_++;
-    e.score = due;
-    e.due = due;
-    e.max_attempts = s.spec.max_attempts;
-    e.expire = s.spec.expire_after.count() > 0 ? due + ms_of(s.spec.expire_after) : 0;
-    e.payload = s.spec.payload;
-    messages_.emplace(id, std::move(e));
+    add_pending(id, due, s.spec.max_attempts,
+                s.spec.expire_after.count() > 0 ? due + ms_of(s.spec.expire_after) : 0,
+                s.spec.payload);
     ++totals_.sent;
     return true;
 }
