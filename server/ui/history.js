@@ -33,13 +33,14 @@ export function renderHistory(ctx, section, queue, hourCell) {
   });
 }
 
-// A period's figures under the charts' names; lateness in ms, null without deliveries.
+// A period's figures under the charts' names; lateness in ms, null without deliveries. `span`
+// is the period as the server gave it, for the text.
 function figures(p) {
   const late = (le) => (p.deliveries === 0 ? null : le ?? kLastBoundMs);
   return {
     at: p.to_ms, sent: p.sent_per_s, delivered: p.delivered_per_s, acked: p.acked_per_s,
-    retried: p.retried_per_s, dead: p.dead_lettered_per_s, deliveries: p.deliveries,
-    p50: late(p.lateness_p50_le_ms), p99: late(p.lateness_p99_le_ms),
+    retried: p.retried_per_s, dead: p.dead_lettered_per_s,
+    p50: late(p.lateness_p50_le_ms), p99: late(p.lateness_p99_le_ms), span: p,
   };
 }
 
@@ -50,12 +51,11 @@ function draw(body, list) {
     return;
   }
   const last = list.at(-1);
-  const latency = (v) => (v === null ? '—' : v >= kLastBoundMs ? '> 30m' : `≤ ${duration(v)}`);
   replace(body,
     h('p', { id: 'history-latest' }, `Last 10 s (to ${time(last.at)}): `,
       `sent ${rate(last.sent)}/s, delivered ${rate(last.delivered)}/s, acked ${rate(last.acked)}/s, `,
       `retried ${rate(last.retried)}/s, dead-lettered ${rate(last.dead)}/s; `,
-      `lateness p50 ${latency(last.p50)}, p99 ${latency(last.p99)}.`),
+      `lateness p50 ${lateness(last.span, 'lateness_p50_le_ms')}, p99 ${lateness(last.span, 'lateness_p99_le_ms')}.`),
     chart('Messages per second', list, [['sent', 'Sent'], ['delivered', 'Delivered'], ['acked', 'Acked']], (v) => v),
     chart('Retries and dead letters per second', list, [['retried', 'Retried'], ['dead', 'Dead-lettered']], (v) => v),
     chart('Lateness p50 and p99 (ms)', list, [['p50', 'p50'], ['p99', 'p99']], (v) => v));
