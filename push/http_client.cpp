@@ -62,8 +62,7 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
     auto* t = static_cast<Transfer*>(user);
     const std::size_t bytes = size * count;
     std::string& body = t->answer.body;
-    const std::size_t room =
-        kPushAnswerExcerptBytes - std::min(body.size(), kPushAnswerExcerptBytes);
+    const std::size_t room = kAnswerBodyKept - std::min(body.size(), kAnswerBodyKept);
     // All of it is read, so that the connection stays reusable; an excerpt is kept.
     body.append(data, std::min(room, bytes));
     return bytes;

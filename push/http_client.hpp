@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "delayq/limits.hpp"
 #include "delayq/push.hpp"
 #include "push/answer.hpp"
 
@@ -33,9 +34,14 @@ struct HttpRequest {
     std::chrono::milliseconds timeout{0};  // the whole request's, connecting included
 };
 
+// An answer's body is kept to one byte more than the verdict's excerpt shows, so that the
+// excerpt can say that the body went on ("..."): the model test found recorded errors that cut
+// a long body without saying so.
+inline constexpr std::size_t kAnswerBodyKept = kPushAnswerExcerptBytes + 1;
+
 struct HttpAnswer {
     int status = 0;      // 0: no answer; then failure holds why
-    std::string body{};  // its first kPushAnswerExcerptBytes bytes
+    std::string body{};  // its first kAnswerBodyKept bytes
     std::optional<std::string> retry_after{};
     std::optional<TransportFailure> failure{};
     std::string failure_detail{};

@@ -169,6 +169,23 @@ TEST_F(PusherTest, AMessageOutOfAttemptsIsDeadLetteredWithTheLastAnswer) {
     EXPECT_NE(info->last_error.find("HTTP 503"), std::string::npos) << info->last_error;
 }
 
+// The pusher keeps only an excerpt of an answer's body; the error must still say it was cut
+// (found by the model test: the excerpt ended as if the body did).
+TEST_F(PusherTest, AnAnswerLongerThanItsExcerptIsRecordedAsCut) {
+    const std::string body(kPushAnswerExcerptBytes + 1, 'e');
+    PushReceiver receiver([&](const ReceivedRequest&, std::size_t) {
+        return ReceiverAnswer{.status = 404, .body = body};
+    });
+    client().push_targets("q").set(target_for(receiver));
+    queue().send("x", SendOptions{.id = "m"});
+    auto pusher = start_pusher();
+    ASSERT_TRUE(eventually([&] { return queue_settled(); }));
+    const auto info = client().admin("q").get("m");
+    ASSERT_TRUE(info.has_value());
+    EXPECT_EQ(info->state, State::kDead);
+    EXPECT_EQ(info->last_error, "HTTP 404: " + std::string(kPushAnswerExcerptBytes, 'e') + "...");
+}
+
 TEST_F(PusherTest, ATimeoutRetriesAndCountsAsAnAttempt) {
     PushReceiver receiver(PushReceiver::scripted());
     PushTarget target = target_for(receiver);
