@@ -20,6 +20,7 @@
 #include "model/fake_clock.hpp"
 #include "model/inputs.hpp"
 #include "model/model.hpp"
+#include "model/push_endpoint.hpp"
 #include "model/rng.hpp"
 #include "support/redis_cluster.hpp"
 #include "support/redis_server.hpp"
@@ -52,7 +53,7 @@ struct Target {
     Leases leases;
     PushTargets push;
     std::vector<Lease> seen_leases;    // recent leases, most of them ended: fencing material
-    std::vector<Lease> pushed;         // leases a push.lease handed out, to settle
+    std::vector<Delivery> pushed;      // deliveries a push.lease handed out, to push and settle
     std::vector<std::string> history;  // every id sent to it
     std::uint64_t last_token = 0;      // tokens and generated ids only ever increase
     std::uint64_t last_generated = 0;
@@ -88,7 +89,8 @@ struct RunCounts {
     std::uint64_t connection_kills = 0;
     std::uint64_t proxy_cuts = 0;
     std::uint64_t failovers = 0;
-    std::uint64_t cut_calls = 0;  // calls a kill or a cut failed (outcome unknown)
+    std::uint64_t cut_calls = 0;      // calls a kill or a cut failed (outcome unknown)
+    std::uint64_t push_requests = 0;  // sent to the test's receiver (or refused at connect)
 };
 
 class Driver {
@@ -225,6 +227,7 @@ class Driver {
     std::vector<std::unique_ptr<Target>> targets_;
     std::size_t step_ = 0;
     Diff diff_;
+    PushEndpoint push_endpoint_;
     std::string refusal_;
     std::deque<std::string> log_;
     Op follow_up_ = nullptr;  // the next step's operation, when one is due

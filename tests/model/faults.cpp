@@ -59,15 +59,16 @@ test::RawReply Driver::queue_command(const std::string& queue,
 }
 
 // The calls a cut may fall into: one library call that writes, its model applied right before
-// it, so that "before" and "after" are the only two states the queue may be left in. A send's
-// generated ids, which only its answer tells, are read from the queue (resolve_cut); a fetch's
-// tokens could not be, so fetches are not cut.
+// it, so that "before" and "after" are the only two states the queue may be left in. What only
+// the lost answer told is read from Redis (resolve_cut): a send's generated ids from the queue's
+// listing, a fetch's tokens from its in-flight leases.
 bool Driver::cuttable(Op op) {
     return op == &Driver::send_one || op == &Driver::send_many || op == &Driver::cancel ||
-           op == &Driver::reschedule || op == &Driver::ack || op == &Driver::nack ||
-           op == &Driver::reject || op == &Driver::extend || op == &Driver::release ||
-           op == &Driver::requeue || op == &Driver::purge || op == &Driver::update_settings ||
-           op == &Driver::push_remove;
+           op == &Driver::reschedule || op == &Driver::fetch || op == &Driver::ack ||
+           op == &Driver::nack || op == &Driver::reject || op == &Driver::extend ||
+           op == &Driver::release || op == &Driver::requeue || op == &Driver::purge ||
+           op == &Driver::update_settings || op == &Driver::push_remove ||
+           op == &Driver::push_lease;
 }
 
 void Driver::kill_connections(Target& t, Op op) {
@@ -149,6 +150,19 @@ void Driver::resolve_cut(Target& t, const QueueModel& before, bool may_have_happ
                   [](const SendResult& a, const SendResult& b) { return a.id < b.id; });
         if (const std::string wrong = t.model.name_generated(found); !wrong.empty()) {
             with_call.add("the cut send's generated ids: " + wrong);
+        }
+    }
+    // A fetch's tokens: its deliveries are in flight under them now, if it happened. Nobody
+    // holds these leases; they lapse.
+    if (t.model.unbound()) {
+        const std::string inflight = test::queue_key(t.model.name(), "inflight");
+        std::vector<Lease> leases;
+        for (const test::RawReply& member :
+             queue_command(t.model.name(), {"ZRANGE", inflight, "0", "-1"}).elements) {
+            if (const auto lease = Lease::parse(member.str)) leases.push_back(*lease);
+        }
+        if (const std::string wrong = t.model.bind_read_tokens(leases); !wrong.empty()) {
+            with_call.add("the cut fetch: " + wrong);
         }
     }
     if (with_call.empty() && matches(t, with_call)) {

@@ -143,6 +143,11 @@ class QueueModel {
     Expect<ExpectedFetch> fetch(std::size_t max_count, Duration visibility);
     // Binds the tokens of the last fetch's deliveries; "" or what does not fit.
     std::string bind_tokens(const std::vector<Delivery>& actual);
+    // Whether the last fetch delivered messages whose tokens are not bound yet.
+    bool unbound() const { return !unbound_.empty(); }
+    // For a fetch whose answer was lost: binds its deliveries' tokens from the queue's in-flight
+    // leases as read from Redis; "" or the deliveries not among them.
+    std::string bind_read_tokens(const std::vector<Lease>& in_flight);
     Expect<std::vector<LeaseResult>> ack(std::span<const Lease> leases);
     Expect<LeaseResult> nack(const Lease& lease, const Nack& nack);
     LeaseResult reject(const Lease& lease, const Reject& reject);

@@ -99,6 +99,21 @@ std::string QueueModel::bind_tokens(const std::vector<Delivery>& actual) {
     return wrong;
 }
 
+std::string QueueModel::bind_read_tokens(const std::vector<Lease>& in_flight) {
+    std::string wrong;
+    for (const std::string& id : unbound_) {
+        const auto lease = std::find_if(in_flight.begin(), in_flight.end(),
+                                        [&](const Lease& l) { return l.id() == id; });
+        if (lease == in_flight.end()) {
+            wrong += (wrong.empty() ? "" : ", ") + id;
+            continue;
+        }
+        messages_.at(id).token = lease->token();
+    }
+    unbound_.clear();
+    return wrong.empty() ? "" : "delivered, yet not in flight: " + wrong;
+}
+
 Expect<std::vector<LeaseResult>> QueueModel::ack(std::span<const Lease> leases) {
     if (leases.size() > kMaxBatch) return std::nullopt;
     std::vector<LeaseResult> out;

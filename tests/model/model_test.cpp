@@ -9,15 +9,17 @@
 //
 // Covered: sends, leases (fetch, ack, nack, reject, extend, release, expiry, lapsed leases),
 // inspection, dead letters, settings, pause and resume, deletion; push delivery (the target,
-// push_lease within max_in_flight and the rate, each answer settled by the pusher's verdict,
-// the recorded answer); recurring schedules (add, upsert, pause, resume, remove, trigger, and a
-// Scheduler's claims with catch-up, overlap, end and max_runs). Faults between and inside the
-// steps (faults.cpp): kill -9 and restart of redis-server (appendonly yes, appendfsync always:
-// nothing acknowledged may be lost), CLIENT KILL of every client connection as a call starts,
-// and a relay (cut_proxy.hpp) that closes the first client's connection inside a call, before
-// Redis read it (the call must not have happened) or after Redis answered (either outcome,
-// decided by reading the queue right after; nothing else may differ). The second suite runs the
-// steps on a Redis Cluster with coordinated failovers of the queues' primaries.
+// push_lease within max_in_flight and the rate, each leased delivery sent by the pushers' HTTP
+// client to a receiver the test runs, which answers as the driver chooses, and settled by the
+// pusher's verdict on what came back; the recorded answer); recurring schedules (add, upsert,
+// pause, resume, remove, trigger, and a Scheduler's claims with catch-up, overlap, end and
+// max_runs). Faults between and inside the steps (faults.cpp): kill -9 and restart of
+// redis-server (appendonly yes, appendfsync always: nothing acknowledged may be lost), CLIENT
+// KILL of every client connection as a call starts, and a relay (cut_proxy.hpp) that closes the
+// first client's connection inside a call, before Redis read it (the call must not have
+// happened) or after Redis answered (either outcome, decided by reading the queue right after,
+// its in-flight leases included; nothing else may differ). The second suite runs the steps on a
+// Redis Cluster with coordinated failovers of the queues' primaries.
 //
 // A failure prints the seed, the step, the last operations and every difference; replay it
 // with DELAYQ_MODEL_SEED=<seed> (that seed; with DELAYQ_MODEL_SEEDS=<n>, n seeds from it) and
@@ -122,6 +124,7 @@ void add_figures(const Driver& driver, const std::string& failure) {
     f.counts.proxy_cuts += driver.counts().proxy_cuts;
     f.counts.cut_calls += driver.counts().cut_calls;
     f.counts.failovers += driver.counts().failovers;
+    f.counts.push_requests += driver.counts().push_requests;
     std::cout << driver.summary();
 }
 
@@ -130,8 +133,9 @@ class FiguresPrinter : public ::testing::Environment {
   public:
     void TearDown() override {
         const Figures& f = figures();
-        std::cout << "model: " << f.seeds << " runs, " << f.counts.operations
-                  << " operations, faults injected: " << f.counts.crashes
+        std::cout << "model: " << f.seeds << " runs, " << f.counts.operations << " operations ("
+                  << f.counts.push_requests
+                  << " push requests over HTTP), faults injected: " << f.counts.crashes
                   << " redis-server crashes (kill -9, restart), " << f.counts.connection_kills
                   << " CLIENT KILLs as a call starts, " << f.counts.proxy_cuts
                   << " connections closed inside a call; " << f.counts.cut_calls
