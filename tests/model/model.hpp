@@ -87,6 +87,17 @@ struct PushState {
     std::optional<PushOutcome> last;
 };
 
+// A cron schedule whose occurrences the model follows by arithmetic, without the library's
+// cron or zones: the instants phase + k * period (unix ms), worked out by hand from the
+// expression and its zone (one without daylight saving).
+struct CronCase {
+    std::string cron;
+    std::string tz;
+    std::int64_t period_ms = 0;
+    std::int64_t phase_ms = 0;
+};
+const std::vector<CronCase>& cron_cases();
+
 // A recurring schedule as the model keeps it (lib/schedule.lua's record).
 struct ScheduleState {
     ScheduleSpec spec;

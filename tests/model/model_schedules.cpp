@@ -1,10 +1,12 @@
 // The model's recurring schedules (docs/design.md, Schedules; delayq/schedules.hpp): upsert and
 // add, pause, resume, remove, trigger, and a scheduler's claims with their catch-up and overlap
-// policies. Only `every` specs in UTC: the occurrences are plain arithmetic here, so that the
-// model does not borrow the library's cron or zones.
+// policies. The occurrences are plain arithmetic here, so that the model does not borrow the
+// library's cron or zones: `every` specs, and cron specs of a fixed period in zones without
+// daylight saving (cron_cases).
 #include <algorithm>
 #include <delayq/limits.hpp>
 #include <deque>
+#include <stdexcept>
 
 #include "model/model.hpp"
 #include "model/units.hpp"
@@ -22,21 +24,61 @@ std::string occurrence_id(const std::string& name, std::int64_t instant) {
 
 }  // namespace
 
-// anchor + k * every: from k = 0 when the anchor is `start`, from k = 1 when it is the first
-// upsert's time; none past `end` or the year 9999. (The library's Recurrence also starts no
-// earlier than 1970, which no spec here comes near.)
+const std::vector<CronCase>& cron_cases() {
+    constexpr std::int64_t kSecond = 1000;
+    constexpr std::int64_t kMinute = 60 * kSecond;
+    constexpr std::int64_t kHour = 60 * kMinute;
+    static const std::vector<CronCase> cases = {
+        {"*/10 * * * * *", "UTC", 10 * kSecond, 0},
+        {"15 * * * * *", "UTC", kMinute, 15 * kSecond},
+        {"0 */5 * * * *", "UTC", 5 * kMinute, 0},
+        // Minute 0 at +05:30 is minute 30 in UTC.
+        {"@hourly", "Asia/Kolkata", kHour, 30 * kMinute},
+        // Minute 45 at +05:45 is minute 0 in UTC.
+        {"45 * * * *", "Asia/Kathmandu", kHour, 0},
+        // 02:30 at +05:45 is 20:45 UTC the day before.
+        {"30 2 * * *", "Asia/Kathmandu", 24 * kHour, 20 * kHour + 45 * kMinute},
+        // Etc/GMT+5 is UTC-5 (POSIX signs): midnight there is 05:00 UTC.
+        {"0 0 * * *", "Etc/GMT+5", 24 * kHour, 5 * kHour},
+    };
+    return cases;
+}
+
+namespace {
+
+// The instants of a spec: phase + k * period, from `first` on.
+struct Cadence {
+    std::int64_t period = 0;
+    std::int64_t phase = 0;
+    std::int64_t first = 0;
+};
+
+Cadence cadence_of(const ScheduleState& s) {
+    if (s.spec.cron.empty()) {
+        // anchor + k * every: from k = 0 when the anchor is `start`, from k = 1 when it is the
+        // first upsert's time.
+        const std::int64_t every = ms_of(s.spec.every);
+        const std::int64_t anchor = s.spec.start ? ms_of(*s.spec.start) : s.anchor;
+        return {every, anchor, s.spec.start ? anchor : anchor + every};
+    }
+    for (const CronCase& c : cron_cases()) {
+        if (c.cron == s.spec.cron && c.tz == s.spec.tz) {
+            return {c.period_ms, c.phase_ms, s.spec.start ? ms_of(*s.spec.start) : 0};
+        }
+    }
+    throw std::logic_error("the model has no cadence for cron " + s.spec.cron);
+}
+
+}  // namespace
+
+// None past `end` or the year 9999. (The library's Recurrence also starts no earlier than
+// 1970, which no spec here comes near.)
 std::optional<std::int64_t> QueueModel::occurrence_after(const ScheduleState& s,
                                                          std::int64_t t) const {
-    const std::int64_t every = ms_of(s.spec.every);
-    const std::int64_t anchor = s.spec.start ? ms_of(*s.spec.start) : s.anchor;
-    std::int64_t next = 0;
-    if (s.spec.start && t < anchor) {
-        next = anchor;
-    } else if (t < anchor) {
-        next = anchor + every;
-    } else {
-        next = anchor + ((t - anchor) / every + 1) * every;
-    }
+    const Cadence c = cadence_of(s);
+    const std::int64_t from = std::max(t, c.first - 1);
+    // The smallest phase + k * period above `from` (all times here are after 1970).
+    const std::int64_t next = from - ((from - c.phase) % c.period + c.period) % c.period + c.period;
     if (next > kMaxTimeMs || (s.spec.end && next > ms_of(*s.spec.end))) return std::nullopt;
     return next;
 }

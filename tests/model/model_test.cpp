@@ -12,14 +12,14 @@
 // push_lease within max_in_flight and the rate, each leased delivery sent by the pushers' HTTP
 // client to a receiver the test runs, which answers as the driver chooses, and settled by the
 // pusher's verdict on what came back; the recorded answer); recurring schedules (add, upsert,
-// pause, resume, remove, trigger, and a Scheduler's claims with catch-up, overlap, end and
-// max_runs). Faults between and inside the steps (faults.cpp): kill -9 and restart of
-// redis-server (appendonly yes, appendfsync always: nothing acknowledged may be lost), CLIENT
-// KILL of every client connection as a call starts, and a relay (cut_proxy.hpp) that closes the
-// first client's connection inside a call, before Redis read it (the call must not have
-// happened) or after Redis answered (either outcome, decided by reading the queue right after,
-// its in-flight leases included; nothing else may differ). The second suite runs the steps on a
-// Redis Cluster with coordinated failovers of the queues' primaries.
+// pause, resume, remove, trigger, get and list, and a Scheduler's claims with catch-up,
+// overlap, end and max_runs). Faults between and inside the steps (faults.cpp): kill -9 and
+// restart of redis-server (appendonly yes, appendfsync always: nothing acknowledged may be
+// lost), CLIENT KILL of every client connection as a call starts, and a relay (cut_proxy.hpp)
+// that closes the first client's connection inside a call, before Redis read it (the call must
+// not have happened) or after Redis answered (either outcome, decided by reading the queue
+// right after, its in-flight leases included; nothing else may differ). The second suite runs
+// the steps on a Redis Cluster with coordinated failovers of the queues' primaries.
 //
 // A failure prints the seed, the step, the last operations and every difference; replay it
 // with DELAYQ_MODEL_SEED=<seed> (that seed; with DELAYQ_MODEL_SEEDS=<n>, n seeds from it) and
@@ -28,10 +28,10 @@
 // injected, divergences (docs/reliability.md, "The reference model under faults").
 //
 // Not covered: the Consumer, the Waiter and the pusher's own threads (threads and timers, not
-// serial steps: they are built on the operations covered here), cron specs and time zones (the
-// schedules here are `every` specs, whose occurrences the model computes by arithmetic),
-// orphans, and what has no queue semantics (Client::shared_secret, the ACL helpers, time.hpp's
-// parsers).
+// serial steps: they are built on the operations covered here), cron specs the model cannot
+// follow by arithmetic (daylight-saving changes, irregular fields: the schedules here are
+// `every` specs and the fixed-period crons of cron_cases), orphans, and what has no queue
+// semantics (Client::shared_secret, the ACL helpers, time.hpp's parsers).
 //
 // The clock stays within a few months of 2030: the sequence counter tracks the server's clock
 // in microseconds and is exact only until 2255 (design.md section 2); a server clock moved

@@ -1,6 +1,7 @@
 // Recurring schedules as their owners and a scheduler drive them: upsert and add, pause and
 // resume, remove, trigger, and a scheduler's passes with the clock standing still.
 #include <chrono>
+#include <map>
 
 #include "model/driver.hpp"
 #include "model/units.hpp"
@@ -14,13 +15,21 @@ const std::vector<std::string>& schedule_names() {
     return names;
 }
 
-// `every` specs only (model_schedules.cpp): 7 s at least, so that a clock moved by weeks is
-// walked exactly (the scheduler walks at most kMissedScanLimit occurrences).
+// `every` specs, and cron specs the model follows by arithmetic (cron_cases): 7 s apart at
+// least, so that a clock moved by weeks is walked exactly (the scheduler walks at most
+// kMissedScanLimit occurrences).
 ScheduleSpec random_spec(Rng& rng, std::int64_t now_ms) {
     ScheduleSpec s;
-    const std::vector<std::int64_t> everies = {7'000, 60'000, 3'600'000};
-    s.every = Duration(rng.pick(everies));
-    s.payload = "occurrence of " + std::to_string(s.every.count());
+    if (rng.chance(0.3)) {
+        const CronCase& c = rng.pick(cron_cases());
+        s.cron = c.cron;
+        s.tz = c.tz;
+        s.payload = "occurrence of " + c.cron + " in " + c.tz;
+    } else {
+        const std::vector<std::int64_t> everies = {7'000, 60'000, 3'600'000};
+        s.every = Duration(rng.pick(everies));
+        s.payload = "occurrence of " + std::to_string(s.every.count());
+    }
     s.max_attempts = static_cast<int>(rng.between(0, 3));
     if (rng.chance(0.3)) s.expire_after = Duration(rng.between(1'000, 20'000));
     if (rng.chance(0.5)) s.start = TimePoint(Duration(now_ms + rng.between(-200'000, 200'000)));
@@ -36,10 +45,10 @@ ScheduleSpec random_spec(Rng& rng, std::int64_t now_ms) {
 }
 
 std::string describe_spec(const ScheduleSpec& s) {
-    return "every " + show(s.every) + (s.start ? " start " + show(*s.start) : "") +
-           (s.end ? " end " + show(*s.end) : "") + " runs<=" + std::to_string(s.max_runs) + " " +
-           std::string(to_string(s.overlap)) + " catch-up " + std::string(to_string(s.catch_up)) +
-           " expire " + show(s.expire_after);
+    return (s.cron.empty() ? "every " + show(s.every) : "cron " + show(s.cron) + " in " + s.tz) +
+           (s.start ? " start " + show(*s.start) : "") + (s.end ? " end " + show(*s.end) : "") +
+           " runs<=" + std::to_string(s.max_runs) + " " + std::string(to_string(s.overlap)) +
+           " catch-up " + std::string(to_string(s.catch_up)) + " expire " + show(s.expire_after);
 }
 
 void compare_put(Diff& d, std::string_view what, const std::optional<PutResult>& e,
@@ -164,11 +173,35 @@ void Driver::schedule_claim(Target& t) {
     tally("scheduler -> skipped", s.skipped);
 }
 
+// Each name by get, and the whole set by list, in pages whose cursors chain (the order is the
+// hash scan's: each schedule must come once).
 void Driver::check_schedules(Target& t) {
     Schedules schedules = client_->schedules(t.model.name());
     for (const std::string& name : schedule_names()) {
         compare(diff_, t.model.name() + ".schedules.get(" + name + ")", t.model.schedule_get(name),
                 schedules.get(name));
+    }
+    PageRequest page{.limit =
+                         rng_.chance(0.7) ? 100 : static_cast<std::size_t>(rng_.between(1, 2))};
+    std::map<std::string, ScheduleInfo> listed;
+    // A listing that does not end within a page per schedule is a difference.
+    bool ended = false;
+    for (std::size_t pages = 0; !ended && pages <= schedule_names().size(); ++pages) {
+        SchedulePage p = schedules.list(page);
+        for (ScheduleInfo& info : p.schedules) {
+            const std::string name = info.name;
+            if (!listed.emplace(name, std::move(info)).second) {
+                diff_.add(t.model.name() + ".schedules.list: " + name + " listed twice");
+            }
+        }
+        ended = p.next_cursor.empty();
+        page.cursor = p.next_cursor;
+    }
+    if (!ended) diff_.add(t.model.name() + ".schedules.list did not end");
+    diff_.eq(t.model.name() + ".schedules.list.size", t.model.schedules().size(), listed.size());
+    for (const auto& [name, info] : listed) {
+        compare(diff_, t.model.name() + ".schedules.list[" + name + "]", t.model.schedule_get(name),
+                std::optional<ScheduleInfo>(info));
     }
 }
 
