@@ -61,8 +61,9 @@ struct Target {
 
 // The faults a run injects between and into its steps.
 struct Faults {
-    // kill -9 of redis-server (appendonly yes, appendfsync always) and a restart: the queues
-    // must come back as the model has them, every acknowledged write kept.
+    // kill -9 of redis-server (appendonly yes, appendfsync always) and a restart, or in a
+    // cluster of a queue's primary: the queues must come back as the model has them, every
+    // acknowledged write kept.
     bool crashes = false;
     // CLIENT KILL of every client connection as a call starts: mostly it lands around the
     // call, which must then go on on new connections; when it cuts the call, as below.
@@ -195,6 +196,7 @@ class Driver {
 
     // Faults (faults.cpp).
     void crash_redis(Target& t);
+    void crash_primary(Target& t);
     void failover(Target& t);
     // One command on the node that serves `queue` now.
     test::RawReply queue_command(const std::string& queue,

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <stdexcept>
 
 namespace delayq::model {
@@ -42,5 +43,14 @@ void FakeClock::advance(std::int64_t us) {
     now_us_ += us;
     __atomic_store_n(mapped_, now_us_, __ATOMIC_SEQ_CST);
 }
+
+TickingClock::TickingClock(FakeClock& clock)
+    : thread_([&clock](const std::stop_token& stop) {
+          constexpr std::int64_t kTickUs = 50'000;
+          while (!stop.stop_requested()) {
+              clock.advance(kTickUs);
+              std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          }
+      }) {}
 
 }  // namespace delayq::model

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace delayq::model {
@@ -31,6 +32,18 @@ class FakeClock {
     std::filesystem::path file_;
     std::int64_t* mapped_ = nullptr;
     std::int64_t now_us_;
+};
+
+// Runs the clock on, 50 ms every 5 ms, while it lives: a Redis Cluster forms and heals on its
+// servers' clock (a node calls the cluster ok only some seconds after it saw it whole), so the
+// clock runs while it does, then stands still for the model. Nothing else may use the clock
+// meanwhile.
+class TickingClock {
+  public:
+    explicit TickingClock(FakeClock& clock);
+
+  private:
+    std::jthread thread_;
 };
 
 }  // namespace delayq::model

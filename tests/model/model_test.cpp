@@ -184,26 +184,10 @@ TEST_P(ModelTest, QueuesFollowTheModel) {
     add_figures(driver, failure);
 }
 
-// The cluster forms on its servers' clock (a node calls the cluster ok only some seconds after
-// it saw it whole): the clock runs while it does, then stands still for the model.
-class TickingClock {
-  public:
-    explicit TickingClock(FakeClock& clock)
-        : thread_([&clock](const std::stop_token& stop) {
-              while (!stop.stop_requested()) {
-                  clock.advance(kTickUs);
-                  std::this_thread::sleep_for(std::chrono::milliseconds(5));
-              }
-          }) {}
-
-  private:
-    static constexpr std::int64_t kTickUs = 50'000;
-    std::jthread thread_;
-};
-
 // The same steps on a Redis Cluster of three primaries with a replica each, the two queues on
-// different primaries, with coordinated failovers of their primaries as the fault (the single
-// server's faults are the test above's).
+// different primaries, with coordinated failovers of their primaries and kill -9 of a primary
+// (restarted from its append-only file, no replica taking over) as the faults; the cuts and
+// CLIENT KILLs are the test above's.
 TEST_P(ClusterModelTest, QueuesFollowTheModelThroughFailovers) {
     const std::uint64_t seed = GetParam();
     FakeClock clock(DELAYQ_FAKE_CLOCK_LIB,
@@ -211,7 +195,13 @@ TEST_P(ClusterModelTest, QueuesFollowTheModelThroughFailovers) {
     std::optional<test::RedisCluster> cluster;
     {
         const TickingClock ticking(clock);
-        cluster.emplace(test::RedisClusterOptions{.environment = clock.server_environment()});
+        // No replica takes over on its own: an uncoordinated failover loses the writes the
+        // replica had not received yet (Redis replicates asynchronously), which no model can
+        // predict. CLUSTER FAILOVER, the coordinated kind, still works.
+        cluster.emplace(test::RedisClusterOptions{
+            .appendonly = true,
+            .extra_args = {"--appendfsync", "always", "--cluster-replica-no-failover", "yes"},
+            .environment = clock.server_environment()});
     }
     ASSERT_EQ(cluster->node(0).time_ms(), clock.now_ms());
     const std::vector<std::string> queues = {
@@ -225,7 +215,7 @@ TEST_P(ClusterModelTest, QueuesFollowTheModelThroughFailovers) {
         used.push_back(clients.back().get());
     }
     Driver driver(seed, Redis{.cluster = &*cluster}, used, clock, queues, /*known_bugs=*/true,
-                  Faults{.failovers = true});
+                  Faults{.crashes = true, .failovers = true});
     const std::string failure = driver.run(std::max<std::size_t>(1, steps() / kClusterShare));
     EXPECT_TRUE(failure.empty()) << failure;
     add_figures(driver, failure);
