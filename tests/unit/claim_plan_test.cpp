@@ -89,6 +89,17 @@ TEST(ClaimPlan, IntervalJustPastTheScanLimitAllSendsTheNewestAndCountsExactly) {
     EXPECT_EQ(plan.then, occurrence(last + 1));
 }
 
+TEST(ClaimPlan, PastTheScanLimitTheNewestMissedAreThoseBeforeTheEnd) {
+    ScheduleSpec spec = every_seven(CatchUp::kAll);
+    spec.end = occurrence(2'000'000);
+    const auto recurrence = detail::Recurrence::make(spec, TimePoint{});
+    const detail::ClaimPlan plan =
+        detail::plan_claim(recurrence, spec, kT0, occurrence(3'000'000) + 6s);
+    EXPECT_EQ(texts(plan.instants), occurrences(2'000'000 - 99, 2'000'000));
+    EXPECT_EQ(plan.missed, detail::kMissedScanLimit);
+    EXPECT_FALSE(plan.then.has_value());
+}
+
 TEST(ClaimPlan, IntervalPastTheScanLimitNoneSendsNothing) {
     const detail::ClaimPlan plan = claim_seven(CatchUp::kNone, 3'000'000);
     EXPECT_EQ(texts(plan.instants), Instants{});
