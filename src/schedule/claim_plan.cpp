@@ -22,7 +22,8 @@ bool holds_at_least(const Recurrence& recurrence, TimePoint from, TimePoint befo
 // missed occurrences and at most `keep`. Recurrence only steps forward, so this bisects the time
 // instead of the occurrences: a cron's occurrences need not be evenly spread, and the count of
 // occurrences in [start, before) only falls as start grows, by one at each occurrence. Each probe
-// costs at most `keep` after() calls, and there are at most log2 of the span in ms (under 48).
+// costs at most `keep` after() calls, and there are 1 + ceil(log2 of the span in ms) of them at
+// most: 49 for a span from 1970 to the year 9999.
 TimePoint newest_start(const Recurrence& recurrence, TimePoint stop, TimePoint before,
                        std::size_t keep) {
     if (!holds_at_least(recurrence, stop, before, keep)) return stop;
