@@ -68,6 +68,17 @@ void check_name(const std::string& name) {
     }
 }
 
+// A comma separates a line's patterns and has no escape there, yet a queue name may hold one:
+// `a,b` written to a line would read back as `a` and `b`, queues the token was never given.
+void check_patterns(const std::vector<QueuePattern>& queues) {
+    for (const QueuePattern& p : queues) {
+        if (p.text().find(',') != std::string::npos) {
+            throw AuthFileError("queue pattern \"" + p.text() +
+                                "\" holds a comma, which the auth file reads as two patterns");
+        }
+    }
+}
+
 }  // namespace
 
 TokenTable load_token_file(const std::filesystem::path& path) {
@@ -79,6 +90,7 @@ std::string add_token(const std::filesystem::path& path, const std::string& name
     check_name(name);
     if (scopes.empty()) throw AuthFileError("a token needs at least one scope");
     if (queues.empty()) throw AuthFileError("a token needs at least one queue pattern");
+    check_patterns(queues);
     std::string existing;
     if (std::filesystem::exists(path)) existing = read_all(path);
     const TokenTable table = TokenTable::parse(existing);  // a broken file is refused

@@ -15,8 +15,9 @@ TokenTable load_token_file(const std::filesystem::path& path);
 
 // Appends an entry for a fresh token and returns the token, which is shown once and stored
 // nowhere. A file that does not exist is created with mode 0600. Throws AuthFileError for a name
-// that is empty, has white space, starts with `#` or is taken, for no scope or no pattern, and
-// when the file cannot be written; nothing is written then.
+// that is empty, has white space, starts with `#` or is taken, for no scope or no pattern, for a
+// pattern with a comma (which separates a line's patterns), and when the file cannot be written;
+// nothing is written then.
 std::string add_token(const std::filesystem::path& path, const std::string& name,
                       const std::vector<Scope>& scopes, const std::vector<QueuePattern>& queues);
 

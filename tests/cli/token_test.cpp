@@ -2,7 +2,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli/cli_fixture.hpp"
 #include "support/read_file.hpp"
@@ -110,6 +113,69 @@ TEST_F(TokenFileTest, BadInputExitsTwoAndWritesNothing) {
     EXPECT_EQ(read_file(auth()), before);
     const CliResult missing = cli({"token", "new", "--name", "x", "--scopes", "send"});
     EXPECT_EQ(missing.exit_code, 2);
+}
+
+// Every byte a queue name may hold but the comma, which separates --queues (and a line's
+// patterns), with `*` and `\` escaped.
+std::string widest_queue_pattern() {
+    std::string text;
+    for (char c = '!'; c <= '~'; ++c) {
+        if (c == '{' || c == '}' || c == ',') continue;
+        if (c == '*' || c == '\\') text += '\\';
+        text += c;
+    }
+    return text;
+}
+
+TEST_F(TokenFileTest, PatternsComeBackFromTheFileAsGiven) {
+    const std::string widest = widest_queue_pattern();
+    const std::vector<std::string> patterns = {"orders", "billing-*", "*",
+                                               "a\\*",   widest,      widest + "*"};
+    std::string queues;
+    for (const std::string& p : patterns) queues += (queues.empty() ? "" : ",") + p;
+    const CliResult r = add("wide", "send,read", queues);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(read_file(auth()).find(" send,read " + queues + "\n"), std::string::npos);
+    const CliResult list = cli({"token", "list", "--auth-file", auth(), "--json"});
+    ASSERT_EQ(list.exit_code, 0) << list.err;
+    const auto entries = json_lines(list.out);
+    ASSERT_EQ(entries.size(), 1U);
+    EXPECT_EQ(entries[0]["scopes"], Json::parse(R"(["send","read"])"));
+    EXPECT_EQ(entries[0]["queues"], Json(patterns));
+}
+
+TEST_F(TokenFileTest, APatternNoQueueNameHoldsExitsTwoAndLeavesTheFile) {
+    ASSERT_EQ(add("shop", "send", "orders").exit_code, 0);
+    const std::string before = read_file(auth());
+    const std::vector<std::string> bad = {"{orders}", "or\001ders",  "a b",     "tab\t*",
+                                          "q\x7f",    "caf\xc3\xa9", "or\rders"};
+    for (const std::string& pattern : bad) {
+        const CliResult r = add("x", "send", "q," + pattern);
+        EXPECT_EQ(r.exit_code, 2) << pattern;
+        EXPECT_NE(r.err.find("bad queue pattern \"" + pattern + "\""), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    EXPECT_EQ(read_file(auth()), before);
+}
+
+TEST_F(TokenFileTest, AFileWithABadPatternIsNeitherListedNorAddedTo) {
+    ASSERT_EQ(add("shop", "send", "orders").exit_code, 0);
+    {
+        std::ofstream out(auth(), std::ios::app | std::ios::binary);
+        out << "bad " << std::string(64, 'a') << " send q,{orders}\n";
+    }
+    const std::string before = read_file(auth());
+    const CliResult list = cli({"token", "list", "--auth-file", auth()});
+    EXPECT_NE(list.exit_code, 0);
+    EXPECT_NE(list.err.find("auth file line 2: bad queue pattern"), std::string::npos) << list.err;
+    EXPECT_TRUE(list.out.empty()) << list.out;
+    const CliResult more = add("more", "read", "q");
+    EXPECT_NE(more.exit_code, 0);
+    EXPECT_NE(more.err.find("auth file line 2: bad queue pattern"), std::string::npos) << more.err;
+    EXPECT_TRUE(more.out.empty()) << more.out;
+    const CliResult revoke = cli({"token", "revoke", "shop", "--auth-file", auth()});
+    EXPECT_NE(revoke.exit_code, 0);
+    EXPECT_EQ(read_file(auth()), before);
 }
 
 }  // namespace

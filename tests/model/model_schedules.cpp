@@ -5,7 +5,6 @@
 // daylight saving (cron_cases).
 #include <algorithm>
 #include <delayq/limits.hpp>
-#include <deque>
 #include <stdexcept>
 
 #include "model/model.hpp"
@@ -14,8 +13,9 @@
 namespace delayq::model {
 namespace {
 
-// The most missed occurrences a claim walks (kMissedScanLimit in src/schedule/claim_plan.hpp, a
-// documented bound on a claim's work).
+// The most missed occurrences a claim walks, and so counts in `missed`, before it jumps to the
+// newest ones (kMissedScanLimit in src/schedule/claim_plan.hpp, a documented bound on a claim's
+// work).
 constexpr std::size_t kMissedScanLimit = 1'000'000;
 
 std::string occurrence_id(const std::string& name, std::int64_t instant) {
@@ -246,24 +246,26 @@ void QueueModel::claim(const std::string& name, ScheduleState& s, ClaimCounts& c
     if (s.spec.catch_up == CatchUp::kOne) keep = 1;
     if (s.spec.catch_up == CatchUp::kAll) keep = kMaxCatchUp;
     const std::int64_t missed_before = now - ms_of(kScheduleGrace);
-    std::deque<std::int64_t> kept;
+    // Missed: s.next + k * period (s.next is an occurrence: occurrence_after set it) before
+    // missed_before, and none past the end. The newest `keep` are sent and the others counted,
+    // but only as far as the scheduler walks them (kMissedScanLimit): those its claim jumps over
+    // to reach the newest are not.
+    std::vector<std::int64_t> instants;
     std::uint64_t missed = 0;
     std::optional<std::int64_t> t = s.next;
-    std::size_t walked = 0;
-    while (t && *t < missed_before) {
-        // Past the walk's bound the claim jumps to the grace; what it jumps over is not counted.
-        if (++walked > kMissedScanLimit) {
-            t = occurrence_after(s, missed_before - 1);
-            if (!t || *t >= missed_before) break;
+    if (s.next < missed_before) {
+        const std::int64_t period = cadence_of(s).period;
+        std::int64_t bound = std::min(missed_before - 1, kMaxTimeMs);
+        if (s.spec.end) bound = std::min(bound, ms_of(*s.spec.end));
+        const auto count = static_cast<std::uint64_t>((bound - s.next) / period + 1);
+        const std::int64_t newest = s.next + static_cast<std::int64_t>(count - 1) * period;
+        const std::uint64_t sent = std::min<std::uint64_t>(count, keep);
+        for (std::uint64_t k = sent; k > 0; --k) {
+            instants.push_back(newest - static_cast<std::int64_t>(k - 1) * period);
         }
-        kept.push_back(*t);
-        if (kept.size() > keep) {
-            kept.pop_front();
-            ++missed;
-        }
-        t = occurrence_after(s, *t);
+        missed = std::min<std::uint64_t>(count - sent, kMissedScanLimit);
+        t = occurrence_after(s, newest);
     }
-    std::vector<std::int64_t> instants(kept.begin(), kept.end());
     while (t && *t <= now) {
         instants.push_back(*t);
         t = occurrence_after(s, *t);

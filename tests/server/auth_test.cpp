@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <delayq/validate.hpp>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "auth/token_file.hpp"
 
@@ -174,6 +177,114 @@ TEST_F(TokenFileTest, RevokeRemovesOneEntryAndKeepsTheRest) {
     ASSERT_EQ(::stat(path_.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     EXPECT_FALSE(std::filesystem::exists(path_.string() + ".new"));
+}
+
+// Every byte a queue name may hold but the comma, which separates the patterns of a line (and
+// so is refused in one: APatternWithACommaIsRefusedNotSplit), with `*` and `\` escaped.
+std::string widest_pattern_text() {
+    std::string text;
+    for (char c = '!'; c <= '~'; ++c) {
+        if (c == '{' || c == '}' || c == ',') continue;
+        if (c == '*' || c == '\\') text += '\\';
+        text += c;
+    }
+    return text;
+}
+
+TEST_F(TokenFileTest, PatternsReadBackAsTheyWereWritten) {
+    const std::string widest = widest_pattern_text();
+    const std::vector<std::string> texts = {"orders", "billing-*", "a\\*", widest, widest + "*"};
+    std::vector<QueuePattern> patterns;
+    for (const std::string& t : texts) {
+        const auto p = QueuePattern::parse(t);
+        ASSERT_TRUE(p) << t;
+        patterns.push_back(*p);
+    }
+    const std::string token = add_token(path_, "wide", {Scope::kSend, Scope::kRead}, patterns);
+    add_token(path_, "all", {Scope::kConsume}, {*QueuePattern::parse("*")});
+
+    const TokenTable table = load_token_file(path_);
+    ASSERT_EQ(table.entries().size(), 2u);
+    const TokenEntry& wide = table.entries()[0];
+    EXPECT_EQ(wide.name, "wide");
+    EXPECT_EQ(wide.scopes, (std::vector<Scope>{Scope::kSend, Scope::kRead}));
+    ASSERT_EQ(wide.queues.size(), patterns.size());
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+        EXPECT_EQ(wide.queues[i].text(), texts[i]);
+        EXPECT_EQ(wide.queues[i].literal(), patterns[i].literal()) << texts[i];
+        EXPECT_EQ(wide.queues[i].is_prefix(), patterns[i].is_prefix()) << texts[i];
+    }
+    // The widest pattern names a queue the library takes, and the token reaches it.
+    const std::string queue = patterns[3].literal();
+    EXPECT_NO_THROW(validate_queue_name(queue));
+    EXPECT_EQ(queue.size(), 91u);  // 94 printable bytes but the braces and the comma
+    EXPECT_EQ(table.authorize(token, Scope::kSend, queue), AuthDecision::kAllowed);
+    EXPECT_EQ(table.authorize(token, Scope::kSend, queue + "-eu"), AuthDecision::kAllowed);
+    EXPECT_EQ(table.authorize(token, Scope::kSend, "a*"), AuthDecision::kAllowed);
+    EXPECT_EQ(table.authorize(token, Scope::kSend, "ab"), AuthDecision::kForbidden);
+    EXPECT_EQ(table.entries()[1].name, "all");
+    ASSERT_EQ(table.entries()[1].queues.size(), 1u);
+    EXPECT_TRUE(table.entries()[1].queues[0].is_prefix());
+    EXPECT_EQ(table.entries()[1].queues[0].literal(), "");
+    // What is loaded prints back to the file's own lines.
+    EXPECT_EQ(wide.line() + "\n" + table.entries()[1].line() + "\n", text());
+}
+
+TEST_F(TokenFileTest, APatternWithACommaIsRefusedNotSplit) {
+    // `a,b` is a queue name, and a pattern; written to a line it would read back as the two
+    // patterns `a` and `b`, granting queues the token was never given.
+    const auto comma = QueuePattern::parse("a,b");
+    ASSERT_TRUE(comma);
+    add_token(path_, "first", {Scope::kSend}, {*QueuePattern::parse("q")});
+    const std::string before = text();
+    try {
+        add_token(path_, "comma", {Scope::kSend}, {*QueuePattern::parse("q"), *comma});
+        ADD_FAILURE() << "added a pattern with a comma";
+    } catch (const AuthFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("\"a,b\""), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("comma"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(text(), before);
+    EXPECT_EQ(load_token_file(path_).entries().size(), 1u);
+}
+
+TEST_F(TokenFileTest, AFileWithAByteNoQueueNameHoldsIsRefusedAndLeftAsItIs) {
+    const std::string hash = token_sha256_hex("t");
+    // The refused byte in the second line's patterns, after a good pattern.
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"q,{orders}", "bad queue pattern"},
+        {"q,or\001ders", "bad queue pattern"},
+        {"q,nul" + std::string(1, '\0') + "x", "bad queue pattern"},
+        {"q,q\x7f", "bad queue pattern"},
+        {"q,caf\xc3\xa9*", "bad queue pattern"},
+        {"q,or\rders", "bad queue pattern"},
+        // White space ends the field: the line has one field too many.
+        {"q,a b", "expected NAME SHA256-HEX SCOPES PATTERNS"},
+        {"q,a\tb", "expected NAME SHA256-HEX SCOPES PATTERNS"},
+    };
+    for (const auto& [patterns, why] : cases) {
+        std::filesystem::remove(path_);
+        add_token(path_, "good", {Scope::kSend}, {*QueuePattern::parse("*")});
+        {
+            std::ofstream out(path_, std::ios::app | std::ios::binary);
+            out << "bad " << hash << " send " << patterns << "\n";
+        }
+        const std::string before = text();
+        try {
+            load_token_file(path_);
+            ADD_FAILURE() << "loaded: " << patterns;
+        } catch (const AuthFileError& e) {
+            EXPECT_NE(std::string(e.what()).find("auth file line 2: " + why), std::string::npos)
+                << e.what();
+        }
+        // Neither an add nor a revoke writes over a file it cannot read whole.
+        EXPECT_THROW(add_token(path_, "more", {Scope::kRead}, {*QueuePattern::parse("q")}),
+                     AuthFileError);
+        EXPECT_THROW(revoke_token(path_, "good"), AuthFileError);
+        EXPECT_THROW(revoke_token(path_, "bad"), AuthFileError);
+        EXPECT_EQ(text(), before) << patterns;
+        EXPECT_FALSE(std::filesystem::exists(path_.string() + ".new"));
+    }
 }
 
 TEST_F(TokenFileTest, AMissingFileIsAClearError) {
