@@ -1,14 +1,158 @@
 #!/bin/bash
-# The cost of the scripts' argument checks (docs/benchmarks.md): delayq-bench --mode enqueue with
-# the scripts of BEFORE (default ee944bf, before the checks) and of HEAD, alternated 3 times, in
-# build-bench (Release). Leaves src/lua as HEAD has it.
+# The cost of the scripts' argument checks (docs/benchmarks.md): the scripts of each revision
+# given (default: ee944bf, before the checks, and HEAD), built into build-bench (Release) in
+# turn, ROUNDS times (default 3) alternated, each measured two ways:
+#   enqueue: `delayq-bench --mode enqueue --engine functions`, Redis CPU per message of each
+#            variant. single_async's calls carry as many messages as the client grouped while
+#            the one before was in flight (~30), a number that moves with the server's speed
+#            and the machine's load, so msgs/call is shown beside it.
+#   calls:   send calls of a fixed shape pipelined at a redis-server of its own (FCALL of the
+#            revision's function library; usec_per_call of INFO commandstats): one message due
+#            in a day, 30 such, 1000 such, and one with a caller id. No grouping to move it.
+# Prints each run, then the medians per revision and their ratio to the first revision's.
+# Usage: bash bench/script_checks_ab.sh [REV...]   (one REV: it against HEAD)
+# Leaves src/lua as HEAD has it; refuses to run with uncommitted changes there.
 set -e
 cd "$(dirname "$0")/.."
-BEFORE=${1:-ee944bf}
-run() { ./build-bench/bench/delayq-bench --mode enqueue --engine functions 2>&1 | grep -E "^enqueue " | sed "s/^/$1 /"; }
-for i in 1 2 3; do
-  git checkout -q HEAD -- src/lua && cmake --build build-bench --target delayq-bench -j2 >/dev/null && run new
-  git checkout -q "$BEFORE" -- src/lua && cmake --build build-bench --target delayq-bench -j2 >/dev/null && run old
+revs=("$@")
+[ ${#revs[@]} -eq 0 ] && revs=(ee944bf)
+[ ${#revs[@]} -eq 1 ] && revs+=(HEAD)
+ROUNDS=${ROUNDS:-3}
+if ! git diff --quiet HEAD -- src/lua; then
+    echo "src/lua has uncommitted changes, which this script would overwrite" >&2
+    exit 1
+fi
+for r in "${revs[@]}"; do git rev-parse -q --verify "$r^{commit}" >/dev/null; done
+out=$(mktemp -d)
+build() {
+    git checkout -q "$1" -- src/lua
+    cmake --build build-bench --target delayq-bench -j2 >/dev/null
+}
+enqueue() {
+    ./build-bench/bench/delayq-bench --mode enqueue --engine functions 2>&1 |
+        grep '^{"mode":"enqueue"' | jq -c --arg rev "$1" \
+            '{rev: $rev, variant, us: .redis_cpu_us_per_msg, per_call: .msgs_per_call, msgs_s: .msgs_per_s}' |
+        tee -a "$out/enqueue.jsonl" |
+        jq -r '"enqueue \(.rev) \(.variant) \(.us) µs/msg, \(.per_call) msgs/call, \(.msgs_s) msgs/s"'
+}
+calls() {
+    python3 - "$1" build-bench/src/generated/scripts.cpp <<'EOF' | tee -a "$out/calls.jsonl" |
+import json, os, re, socket, subprocess, sys, tempfile, time
+
+rev, generated = sys.argv[1], sys.argv[2]
+library = re.search(r'kLibrary\{"([^"]+)", R"lua\((.*?)\)lua"\}', open(generated).read(), re.S)
+name, code = library.group(1), library.group(2).encode()
+
+def resp(*args):
+    parts = [b'*%d\r\n' % len(args)]
+    for a in args:
+        a = a if isinstance(a, bytes) else str(a).encode()
+        parts.append(b'$%d\r\n%s\r\n' % (len(a), a))
+    return b''.join(parts)
+
+class Conn:
+    def __init__(self, port):
+        self.s = socket.create_connection(('127.0.0.1', port))
+        self.buf = b''
+    def line(self):
+        while b'\r\n' not in self.buf:
+            self.buf += self.s.recv(1 << 16)
+        line, self.buf = self.buf.split(b'\r\n', 1)
+        return line
+    def reply(self):
+        line = self.line()
+        t, rest = line[:1], line[1:]
+        if t == b'-':
+            raise RuntimeError(rest.decode())
+        if t in (b'+', b':'):
+            return rest
+        if t == b'$':
+            n = int(rest)
+            if n < 0:
+                return None
+            while len(self.buf) < n + 2:
+                self.buf += self.s.recv(1 << 16)
+            data, self.buf = self.buf[:n], self.buf[n + 2:]
+            return data
+        if t == b'*':
+            return [self.reply() for _ in range(max(int(rest), 0))]
+        raise RuntimeError('unexpected reply ' + repr(line))
+    def call(self, *args):
+        self.s.sendall(resp(*args))
+        return self.reply()
+
+with socket.socket() as probe:
+    probe.bind(('127.0.0.1', 0))
+    port = probe.getsockname()[1]
+workdir = tempfile.mkdtemp()
+server = subprocess.Popen(['redis-server', '--port', str(port), '--bind', '127.0.0.1', '--save', '',
+                           '--appendonly', 'no', '--dir', workdir],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    for _ in range(100):
+        try:
+            c = Conn(port)
+            c.call('PING')
+            break
+        except (ConnectionRefusedError, RuntimeError):
+            time.sleep(0.05)
+    c.call('FUNCTION', 'LOAD', code)
+    suffixes = ['msg', 'pending', 'inflight', 'dead', 'err', 'stats', 'wake', 'cold', 'blocks',
+                'blockidx', 'settings', 'lateness', 'schedules', 'schedclaims', 'push', 'history']
+    keys = ['dq:{calls}:' + s for s in suffixes]
+    record = b'\x00\xb0' + b'p' * 16  # max_attempts 0, then a 16-byte payload (lib/record.lua)
+    day = '86400000'
+    shapes = [('one', 1, ['1', '0', '', day, '0', '0', record]),
+              ('thirty', 30, ['30', '0', '', day, '0', '0'] + [record] * 30),
+              ('thousand', 1000, ['1000', '0', '', day, '0', '0'] + [record] * 1000),
+              ('one_caller_id', 1, ['1', '1', '', day, '0', '0', None, b'p' * 16])]
+    for shape, msgs, args in shapes:
+        calls = max(20, 40000 // msgs)
+        c.call('FLUSHALL')
+        c.call('CONFIG', 'RESETSTAT')
+        for first in range(0, calls, 100):
+            batch = []
+            for k in range(first, min(calls, first + 100)):
+                a = [('order-%d' % k) if v is None else v for v in args]
+                batch.append(resp('FCALL', name + '_send', len(keys), *keys, *a))
+            c.s.sendall(b''.join(batch))
+            for _ in batch:
+                c.reply()
+        stats = c.call('INFO', 'commandstats').decode()
+        usec = float(re.search(r'cmdstat_fcall:calls=\d+,usec=\d+,usec_per_call=([\d.]+)', stats).group(1))
+        print(json.dumps({'rev': rev, 'shape': shape, 'us_call': usec, 'us_msg': round(usec / msgs, 4)}))
+finally:
+    server.terminate()
+    server.wait()
+EOF
+        jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg"'
+}
+for i in $(seq "$ROUNDS"); do
+    for r in "${revs[@]}"; do
+        build "$r"
+        enqueue "$r"
+        calls "$r"
+    done
 done
-git checkout -q HEAD -- src/lua && cmake --build build-bench --target delayq-bench -j2 >/dev/null
+build HEAD
 git status --short src/lua
+
+echo
+echo "medians of $ROUNDS runs; ratio: to ${revs[0]}'s median"
+jq -rs --arg base "${revs[0]}" '
+    def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+    group_by(.variant) | .[] | . as $v |
+    ([$v[] | select(.rev == $base) | .us] | median) as $b |
+    (group_by(.rev)[] | "enqueue \(.[0].variant) \(.[0].rev): \([.[].us] | median) µs/msg \
+(ratio \(([.[].us] | median) / $b * 1000 | round / 1000)), \([.[].per_call] | median) msgs/call, \
+\([.[].msgs_s] | median) msgs/s")' "$out/enqueue.jsonl"
+jq -rs --arg base "${revs[0]}" '
+    def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+    group_by(.shape) | .[] | . as $s |
+    ([$s[] | select(.rev == $base) | .us_call] | median) as $b |
+    (group_by(.rev)[] | "calls \(.[0].shape) \(.[0].rev): \([.[].us_call] | median) µs/call \
+(ratio \(([.[].us_call] | median) / $b * 1000 | round / 1000)), \([.[].us_msg] | median) µs/msg")' \
+    "$out/calls.jsonl"
+echo "raw: $out"
