@@ -9,8 +9,12 @@
 #   calls:   send calls of a fixed shape pipelined at a redis-server of its own (FCALL of the
 #            revision's function library; usec_per_call of INFO commandstats): one message due
 #            in a day, 30 such, 1000 such, and one with a caller id. No grouping to move it.
+#            Then the same calls, fewer of them, at a redis-server under callgrind (when
+#            valgrind is installed): instructions inside FCALL per call, which the machine's
+#            load does not move (`Ir` in the output, `-` without valgrind).
 # Prints each run, then the medians per revision and their ratio to the first revision's.
-# Usage: bash bench/script_checks_ab.sh [REV...]   (one REV: it against HEAD)
+# Usage: [ROUNDS=3] [MODES="enqueue calls"] bash bench/script_checks_ab.sh [REV...]
+#        (no REV: ee944bf against HEAD; one REV: it against HEAD)
 # Leaves src/lua as HEAD has it; refuses to run with uncommitted changes there.
 set -e
 cd "$(dirname "$0")/.."
@@ -18,6 +22,7 @@ revs=("$@")
 [ ${#revs[@]} -eq 0 ] && revs=(ee944bf)
 [ ${#revs[@]} -eq 1 ] && revs+=(HEAD)
 ROUNDS=${ROUNDS:-3}
+MODES=${MODES:-enqueue calls}
 if ! git diff --quiet HEAD -- src/lua; then
     echo "src/lua has uncommitted changes, which this script would overwrite" >&2
     exit 1
@@ -37,9 +42,10 @@ enqueue() {
 }
 calls() {
     python3 - "$1" build-bench/src/generated/scripts.cpp <<'EOF' | tee -a "$out/calls.jsonl" |
-import json, os, re, socket, subprocess, sys, tempfile, time
+import glob, json, os, re, shutil, socket, subprocess, sys, tempfile, time
 
 rev, generated = sys.argv[1], sys.argv[2]
+use_callgrind = shutil.which('valgrind') is not None
 library = re.search(r'kLibrary\{"([^"]+)", R"lua\((.*?)\)lua"\}', open(generated).read(), re.S)
 name, code = library.group(1), library.group(2).encode()
 
@@ -81,78 +87,113 @@ class Conn:
         self.s.sendall(resp(*args))
         return self.reply()
 
-with socket.socket() as probe:
-    probe.bind(('127.0.0.1', 0))
-    port = probe.getsockname()[1]
-workdir = tempfile.mkdtemp()
-server = subprocess.Popen(['redis-server', '--port', str(port), '--bind', '127.0.0.1', '--save', '',
-                           '--appendonly', 'no', '--dir', workdir],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-try:
-    for _ in range(100):
-        try:
-            c = Conn(port)
-            c.call('PING')
-            break
-        except (ConnectionRefusedError, RuntimeError):
-            time.sleep(0.05)
-    c.call('FUNCTION', 'LOAD', code)
-    suffixes = ['msg', 'pending', 'inflight', 'dead', 'err', 'stats', 'wake', 'cold', 'blocks',
-                'blockidx', 'settings', 'lateness', 'schedules', 'schedclaims', 'push', 'history']
-    keys = ['dq:{calls}:' + s for s in suffixes]
-    record = b'\x00\xb0' + b'p' * 16  # max_attempts 0, then a 16-byte payload (lib/record.lua)
-    day = '86400000'
-    shapes = [('one', 1, ['1', '0', '', day, '0', '0', record]),
-              ('thirty', 30, ['30', '0', '', day, '0', '0'] + [record] * 30),
-              ('thousand', 1000, ['1000', '0', '', day, '0', '0'] + [record] * 1000),
-              ('one_caller_id', 1, ['1', '1', '', day, '0', '0', None, b'p' * 16])]
-    for shape, msgs, args in shapes:
-        calls = max(20, 40000 // msgs)
-        c.call('FLUSHALL')
-        c.call('CONFIG', 'RESETSTAT')
-        for first in range(0, calls, 100):
-            batch = []
-            for k in range(first, min(calls, first + 100)):
-                a = [('order-%d' % k) if v is None else v for v in args]
-                batch.append(resp('FCALL', name + '_send', len(keys), *keys, *a))
-            c.s.sendall(b''.join(batch))
-            for _ in batch:
-                c.reply()
-        stats = c.call('INFO', 'commandstats').decode()
-        usec = float(re.search(r'cmdstat_fcall:calls=\d+,usec=\d+,usec_per_call=([\d.]+)', stats).group(1))
-        print(json.dumps({'rev': rev, 'shape': shape, 'us_call': usec, 'us_msg': round(usec / msgs, 4)}))
-finally:
-    server.terminate()
-    server.wait()
+def measure(callgrind):
+    """Per shape: FCALL's usec_per_call, or with callgrind its instructions per call."""
+    with socket.socket() as probe:
+        probe.bind(('127.0.0.1', 0))
+        port = probe.getsockname()[1]
+    workdir = tempfile.mkdtemp()
+    cmd = ['redis-server', '--port', str(port), '--bind', '127.0.0.1', '--save', '',
+           '--appendonly', 'no', '--dir', workdir]
+    if callgrind:
+        # Only what runs inside FCALL counts: not the request parsing, FLUSHALL or INFO.
+        cmd = ['valgrind', '--tool=callgrind', '--collect-atstart=no',
+               '--toggle-collect=fcallCommand', '--callgrind-out-file=' + workdir + '/cg.out'] + cmd
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out = {}
+    try:
+        for _ in range(600):
+            try:
+                c = Conn(port)
+                c.call('PING')
+                break
+            except (ConnectionRefusedError, RuntimeError):
+                time.sleep(0.05)
+        c.call('FUNCTION', 'LOAD', code)
+        for shape, msgs, args in shapes:
+            calls = max(10, (2000 if callgrind else 40000) // msgs)
+            c.call('FLUSHALL')
+            c.call('CONFIG', 'RESETSTAT')
+            for first in range(0, calls, 100):
+                batch = []
+                for k in range(first, min(calls, first + 100)):
+                    a = [('order-%d' % k) if v is None else v for v in args]
+                    batch.append(resp('FCALL', name + '_send', len(keys), *keys, *a))
+                c.s.sendall(b''.join(batch))
+                for _ in batch:
+                    c.reply()
+            if callgrind:
+                # A dump zeroes the counts: each shape's dump holds its calls only.
+                subprocess.run(['callgrind_control', '--dump=' + shape, str(server.pid)],
+                               stdout=subprocess.DEVNULL, check=True)
+                dumps = sorted(glob.glob(workdir + '/cg.out.*'), key=os.path.getmtime)
+                ir = int(re.search(r'^(?:summary|totals): (\d+)', open(dumps[-1]).read(), re.M).group(1))
+                out[shape] = round(ir / calls)
+            else:
+                stats = c.call('INFO', 'commandstats').decode()
+                out[shape] = float(re.search(r'cmdstat_fcall:calls=\d+,usec=\d+,usec_per_call=([\d.]+)',
+                                             stats).group(1))
+    finally:
+        server.terminate()
+        server.wait()
+    return out
+
+suffixes = ['msg', 'pending', 'inflight', 'dead', 'err', 'stats', 'wake', 'cold', 'blocks',
+            'blockidx', 'settings', 'lateness', 'schedules', 'schedclaims', 'push', 'history']
+keys = ['dq:{calls}:' + s for s in suffixes]
+record = b'\x00\xb0' + b'p' * 16  # max_attempts 0, then a 16-byte payload (lib/record.lua)
+day = '86400000'
+shapes = [('one', 1, ['1', '0', '', day, '0', '0', record]),
+          ('thirty', 30, ['30', '0', '', day, '0', '0'] + [record] * 30),
+          ('thousand', 1000, ['1000', '0', '', day, '0', '0'] + [record] * 1000),
+          ('one_caller_id', 1, ['1', '1', '', day, '0', '0', None, b'p' * 16])]
+usec = measure(False)
+ir = measure(True) if use_callgrind else {}
+for shape, msgs, _ in shapes:
+    print(json.dumps({'rev': rev, 'shape': shape, 'us_call': usec[shape],
+                      'us_msg': round(usec[shape] / msgs, 4), 'ir_call': ir.get(shape),
+                      'ir_msg': ir[shape] // msgs if shape in ir else None}))
 EOF
-        jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg"'
+        jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg, Ir/call \(.ir_call // "-"), Ir/msg \(.ir_msg // "-")"'
 }
 for i in $(seq "$ROUNDS"); do
     for r in "${revs[@]}"; do
         build "$r"
-        enqueue "$r"
-        calls "$r"
+        for m in $MODES; do "$m" "$r"; done
     done
 done
 build HEAD
 git status --short src/lua
 
 echo
-echo "medians of $ROUNDS runs; ratio: to ${revs[0]}'s median"
-jq -rs --arg base "${revs[0]}" '
-    def median: sort | if length % 2 == 1 then .[length / 2 | floor]
-                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-    group_by(.variant) | .[] | . as $v |
-    ([$v[] | select(.rev == $base) | .us] | median) as $b |
-    (group_by(.rev)[] | "enqueue \(.[0].variant) \(.[0].rev): \([.[].us] | median) µs/msg \
-(ratio \(([.[].us] | median) / $b * 1000 | round / 1000)), \([.[].per_call] | median) msgs/call, \
-\([.[].msgs_s] | median) msgs/s")' "$out/enqueue.jsonl"
-jq -rs --arg base "${revs[0]}" '
-    def median: sort | if length % 2 == 1 then .[length / 2 | floor]
-                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
-    group_by(.shape) | .[] | . as $s |
-    ([$s[] | select(.rev == $base) | .us_call] | median) as $b |
-    (group_by(.rev)[] | "calls \(.[0].shape) \(.[0].rev): \([.[].us_call] | median) µs/call \
-(ratio \(([.[].us_call] | median) / $b * 1000 | round / 1000)), \([.[].us_msg] | median) µs/msg")' \
-    "$out/calls.jsonl"
+touch "$out/enqueue.jsonl" "$out/calls.jsonl"
+python3 - "${revs[0]}" "$out/enqueue.jsonl" "$out/calls.jsonl" <<'EOF'
+import collections, json, statistics, sys
+
+base = sys.argv[1]
+print("medians of each revision's runs; (xN): ratio to %s's median" % base)
+def table(path, group, fields):
+    rows = [json.loads(line) for line in open(path)]
+    by = collections.defaultdict(lambda: collections.defaultdict(list))
+    for r in rows:
+        by[r[group]][r['rev']].append(r)
+    for g, revs in by.items():
+        for rev, runs in revs.items():
+            parts = []
+            for field, unit, ratio in fields:
+                values = [r[field] for r in runs if r[field] is not None]
+                if not values:
+                    continue
+                m = statistics.median(values)
+                text = '%g %s' % (m, unit)
+                base_values = [r[field] for r in revs.get(base, []) if r[field] is not None]
+                if ratio and base_values:
+                    text += ' (x%.3f)' % (m / statistics.median(base_values))
+                parts.append(text)
+            print('%-13s %-14s %s' % (g, rev, ', '.join(parts)))
+table(sys.argv[2], 'variant', [('us', 'µs/msg', True), ('per_call', 'msgs/call', False),
+                               ('msgs_s', 'msgs/s', False)])
+table(sys.argv[3], 'shape', [('us_call', 'µs/call', True), ('us_msg', 'µs/msg', False),
+                             ('ir_call', 'Ir/call', True), ('ir_msg', 'Ir/msg', False)])
+EOF
 echo "raw: $out"
