@@ -125,7 +125,7 @@ def measure(callgrind):
             if callgrind:
                 # A dump zeroes the counts: each shape's dump holds its calls only.
                 subprocess.run(['callgrind_control', '--dump=' + shape, str(server.pid)],
-                               stdout=subprocess.DEVNULL, check=True)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
                 dumps = sorted(glob.glob(workdir + '/cg.out.*'), key=os.path.getmtime)
                 ir = int(re.search(r'^(?:summary|totals): (\d+)', open(dumps[-1]).read(), re.M).group(1))
                 out[shape] = round(ir / calls)
