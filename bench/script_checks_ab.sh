@@ -8,7 +8,8 @@
 #            and the machine's load, so msgs/call is shown beside it.
 #   calls:   send calls of a fixed shape pipelined at a redis-server of its own (FCALL of the
 #            revision's function library; usec_per_call of INFO commandstats): one message due
-#            in a day, 30 such, 1000 such, and one with a caller id. No grouping to move it.
+#            in a day, 30 such, 1000 such, one with a caller id, and 1000 each with its own
+#            delay (batch_spread's shape). No grouping to move them.
 #            Then the same calls, fewer of them, at a redis-server under callgrind (when
 #            valgrind is installed): instructions inside FCALL per call, which the machine's
 #            load does not move (`Ir` in the output, `-` without valgrind).
@@ -146,7 +147,10 @@ day = '86400000'
 shapes = [('one', 1, ['1', '0', '', day, '0', '0', record]),
           ('thirty', 30, ['30', '0', '', day, '0', '0'] + [record] * 30),
           ('thousand', 1000, ['1000', '0', '', day, '0', '0'] + [record] * 1000),
-          ('one_caller_id', 1, ['1', '1', '', day, '0', '0', None, b'p' * 16])]
+          ('one_caller_id', 1, ['1', '1', '', day, '0', '0', None, b'p' * 16]),
+          # batch_spread's shape: each message preceded by its own delay, a uint each.
+          ('thousand_own_delays', 1000,
+           ['1000', '0', '', '*', '0', '0'] + [v for k in range(1000) for v in (str(5000 + k), record)])]
 usec = measure(False)
 ir = measure(True) if use_callgrind else {}
 for shape, msgs, _ in shapes:
