@@ -42,17 +42,20 @@ end
 -- without the globals (FUNCTION LOAD), where a string's methods are there.
 local str_find = ('').find
 
--- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one. Only
--- decimal digits, as the client formats integers: tonumber also took a sign ("-0"), an exponent
--- ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends (scripts/args tests).
--- MAX_TIME_MS has 15 digits. '0' and '1' first (a send's count, max_attempts and expiry): Lua
--- interns short strings, so each is one pointer comparison, where the checks below cost a send
--- of one message by send_async a fifth of its Redis CPU (docs/benchmarks.md). Digits convert
--- by arithmetic (`+ 0`), which reads them once where tonumber reads them twice.
+-- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one or is
+-- missing. Only decimal digits, as the client formats integers: tonumber also took a sign
+-- ("-0"), an exponent ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends
+-- (scripts/args tests). MAX_TIME_MS has 15 digits.
+-- Kept cheap, as a send checks four or five per run and a run of own due times one per message
+-- (docs/benchmarks.md, argument checks): '0' and '1' (most runs' count, max_attempts and
+-- expiry) are one comparison each, Lua interning short strings; the digits convert by
+-- arithmetic, which reads them once where tonumber read them twice; and no type(), whose call
+-- cost 700 instructions. An argument is a string, or nil when missing: anything else, which no
+-- caller has, fails at `#` or find with an error, which refuses the call as well.
 local function uint(s)
     if s == '0' then return 0 end
     if s == '1' then return 1 end
-    if type(s) ~= 'string' or #s > 15 or not str_find(s, '^%d+$') then return nil end
+    if not s or #s > 15 or not str_find(s, '^%d+$') then return nil end
     local n = s + 0
     if n > MAX_TIME_MS then return nil end
     return n
@@ -75,9 +78,10 @@ end
 
 -- Whether a text is printable ASCII (no control characters, no bytes >= 0x7f), 1 to max bytes;
 -- with `braces` false, without { and } (a Redis Cluster hash tag). The shape of an id, a name,
--- a URL, as the client validates them (validate_text).
+-- a URL, as the client validates them (validate_text). A string or nil, as for uint: a caller id
+-- of a send is checked per message.
 local function printable(s, max, braces)
-    if type(s) ~= 'string' or #s < 1 or #s > max then return false end
+    if not s or #s < 1 or #s > max then return false end
     if braces then return not str_find(s, '[^ -~]') end
     return not str_find(s, '[^ -z|~]')
 end
