@@ -12,7 +12,8 @@
 #            delay (batch_spread's shape). No grouping to move them.
 #            Then the same calls, fewer of them, at a redis-server under callgrind (when
 #            valgrind is installed): instructions inside FCALL per call, which the machine's
-#            load does not move (`Ir` in the output, `-` without valgrind).
+#            load does not move (`Ir`, `-` without valgrind), and of those the call's Lua
+#            (`Lua Ir`: less the commands it runs, whose cost varies between runs).
 # Prints each run, then the medians per revision and their ratio to the first revision's.
 # Usage: [ROUNDS=3] [MODES="enqueue calls"] bash bench/script_checks_ab.sh [REV...]
 #        (no REV: ee944bf against HEAD; one REV: it against HEAD)
@@ -129,7 +130,13 @@ def measure(callgrind):
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
                 dumps = sorted(glob.glob(workdir + '/cg.out.*'), key=os.path.getmtime)
                 ir = int(re.search(r'^(?:summary|totals): (\d+)', open(dumps[-1]).read(), re.M).group(1))
-                out[shape] = round(ir / calls)
+                # Less the commands the script ran (redis.call), whose cost moves from run to
+                # run (ZADD's skiplist levels are random): what is left is the call's Lua.
+                annotated = subprocess.run(['callgrind_annotate', '--inclusive=yes', dumps[-1]],
+                                           capture_output=True, text=True, check=True).stdout
+                inner = re.search(r'^\s*([\d,]+) \([^)]*\)\s+\S*:scriptCall\b', annotated, re.M)
+                inner = int(inner.group(1).replace(',', '')) if inner else 0
+                out[shape] = (round(ir / calls), round((ir - inner) / calls))
             else:
                 stats = c.call('INFO', 'commandstats').decode()
                 out[shape] = float(re.search(r'cmdstat_fcall:calls=\d+,usec=\d+,usec_per_call=([\d.]+)',
@@ -154,11 +161,12 @@ shapes = [('one', 1, ['1', '0', '', day, '0', '0', record]),
 usec = measure(False)
 ir = measure(True) if use_callgrind else {}
 for shape, msgs, _ in shapes:
+    all_ir, lua_ir = ir.get(shape, (None, None))
     print(json.dumps({'rev': rev, 'shape': shape, 'us_call': usec[shape],
-                      'us_msg': round(usec[shape] / msgs, 4), 'ir_call': ir.get(shape),
-                      'ir_msg': ir[shape] // msgs if shape in ir else None}))
+                      'us_msg': round(usec[shape] / msgs, 4), 'ir_call': all_ir,
+                      'lua_ir_call': lua_ir, 'lua_ir_msg': lua_ir // msgs if lua_ir else None}))
 EOF
-        jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg, Ir/call \(.ir_call // "-"), Ir/msg \(.ir_msg // "-")"'
+        jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg, Ir/call \(.ir_call // "-"), Lua Ir/call \(.lua_ir_call // "-"), Lua Ir/msg \(.lua_ir_msg // "-")"'
 }
 for i in $(seq "$ROUNDS"); do
     for r in "${revs[@]}"; do
@@ -189,15 +197,16 @@ def table(path, group, fields):
                 if not values:
                     continue
                 m = statistics.median(values)
-                text = '%g %s' % (m, unit)
+                text = ('%d %s' if m >= 10000 else '%g %s') % (m, unit)
                 base_values = [r[field] for r in revs.get(base, []) if r[field] is not None]
                 if ratio and base_values:
                     text += ' (x%.3f)' % (m / statistics.median(base_values))
                 parts.append(text)
-            print('%-13s %-14s %s' % (g, rev, ', '.join(parts)))
+            print('%-19s %-8s %s' % (g, rev, ', '.join(parts)))
 table(sys.argv[2], 'variant', [('us', 'µs/msg', True), ('per_call', 'msgs/call', False),
                                ('msgs_s', 'msgs/s', False)])
 table(sys.argv[3], 'shape', [('us_call', 'µs/call', True), ('us_msg', 'µs/msg', False),
-                             ('ir_call', 'Ir/call', True), ('ir_msg', 'Ir/msg', False)])
+                             ('ir_call', 'Ir/call', True), ('lua_ir_call', 'Lua Ir/call', True),
+                             ('lua_ir_msg', 'Lua Ir/msg', False)])
 EOF
 echo "raw: $out"
