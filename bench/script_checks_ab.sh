@@ -168,7 +168,7 @@ for shape, msgs, _ in shapes:
 EOF
         jq -r '"calls \(.rev) \(.shape) \(.us_call) µs/call, \(.us_msg) µs/msg, Ir/call \(.ir_call // "-"), Lua Ir/call \(.lua_ir_call // "-"), Lua Ir/msg \(.lua_ir_msg // "-")"'
 }
-for i in $(seq "$ROUNDS"); do
+for _ in $(seq "$ROUNDS"); do
     for r in "${revs[@]}"; do
         build "$r"
         for m in $MODES; do "$m" "$r"; done
