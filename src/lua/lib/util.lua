@@ -47,11 +47,11 @@ local str_find = ('').find
 -- ("-0"), an exponent ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends
 -- (scripts/args tests). MAX_TIME_MS has 15 digits.
 -- Kept cheap, as a send checks four or five per run and a run of own due times one per message
--- (docs/benchmarks.md, argument checks): '0' and '1' (most runs' count, max_attempts and
--- expiry) are one comparison each, Lua interning short strings; the digits convert by
--- arithmetic, which reads them once where tonumber read them twice; and no type(), whose call
--- cost 700 instructions. An argument is a string, or nil when missing: anything else, which no
--- caller has, fails at `#` or find with an error, which refuses the call as well.
+-- (docs/benchmarks.md, argument checks): '0' and '1' (a one-message run's count, most runs'
+-- max_attempts and expiry) are one comparison each, Lua interning short strings; the digits
+-- convert by arithmetic, which reads them once where tonumber read them twice; and no type(),
+-- whose call cost 700 instructions. An argument is a string, or nil when missing: anything
+-- else, which no caller has, fails at `#` or find with an error, which refuses the call too.
 local function uint(s)
     if s == '0' then return 0 end
     if s == '1' then return 1 end
@@ -70,7 +70,9 @@ end
 -- A number argument the client formats with std::to_chars (a setting's double, a push rate):
 -- decimal, an exponent allowed; nil for hex, blanks, nan and inf, which tonumber takes.
 local function decimal(s)
-    if type(s) ~= 'string' or #s > 32 or not str_find(s, '^%-?[%d.]+[eE]?[-+]?%d*$') then return nil end
+    if type(s) ~= 'string' or #s > 32 or not str_find(s, '^%-?[%d.]+[eE]?[-+]?%d*$') then
+        return nil
+    end
     local n = tonumber(s)
     if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
     return n
