@@ -105,8 +105,9 @@ while i <= #ARGV do
             local id = ARGV[a]
             if is_seq_key(id) or (id ~= '' and not is_id(id)) then return bad_argument() end
         end
-    elseif ARGV[first_value]:byte(1) ~= cmsgpack.pack(max):byte(1) then
-        -- A cheap check that the records follow this contract: the first one starts with max.
+    elseif ARGV[first_value]:byte(1) ~= (max < 128 and max or cmsgpack.pack(max):byte(1)) then
+        -- A cheap check that the records follow this contract: the first one starts with max,
+        -- which msgpack writes below 128 as that byte (a positive fixint) without a pack.
         return bad_argument()
     end
     runs[#runs + 1] = {n + 1, count, with_ids, i + 6, due, max, expire, dues}

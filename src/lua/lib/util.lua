@@ -37,13 +37,26 @@ local function clock()
     return s * 1000 + (us - us % 1000) / 1000, s * 1000000 + us
 end
 
--- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one. Only
--- decimal digits, as the client formats integers: tonumber also took a sign ("-0"), an exponent
--- ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends (scripts/args tests).
--- MAX_TIME_MS has 15 digits.
+-- string.find as an upvalue: `s:find` looks it up through the string metatable on every call.
+-- Taken from a string's methods, not from the global `string`: a function library's load runs
+-- without the globals (FUNCTION LOAD), where a string's methods are there.
+local str_find = ('').find
+
+-- Parses a non-negative integer argument up to MAX_TIME_MS; nil when it is not one or is
+-- missing. Only decimal digits, as the client formats integers: tonumber also took a sign
+-- ("-0"), an exponent ("1e3"), hex ("0x10"), blanks, "nan" and "inf", forms no client sends
+-- (scripts/args tests). MAX_TIME_MS has 15 digits.
+-- Kept cheap, as a send checks four or five per run and a run of own due times one per message
+-- (docs/benchmarks.md, argument checks): '0' and '1' (a one-message run's count, most runs'
+-- max_attempts and expiry) are one comparison each, Lua interning short strings; the digits
+-- convert by arithmetic, which reads them once where tonumber read them twice; and no type(),
+-- whose call cost 700 instructions. An argument is a string, or nil when missing: anything
+-- else, which no caller has, fails at `#` or find with an error, which refuses the call too.
 local function uint(s)
-    if type(s) ~= 'string' or #s > 15 or not s:find('^%d+$') then return nil end
-    local n = tonumber(s)
+    if s == '0' then return 0 end
+    if s == '1' then return 1 end
+    if not s or #s > 15 or not str_find(s, '^%d+$') then return nil end
+    local n = s + 0
     if n > MAX_TIME_MS then return nil end
     return n
 end
@@ -57,7 +70,9 @@ end
 -- A number argument the client formats with std::to_chars (a setting's double, a push rate):
 -- decimal, an exponent allowed; nil for hex, blanks, nan and inf, which tonumber takes.
 local function decimal(s)
-    if type(s) ~= 'string' or #s > 32 or not s:find('^%-?[%d.]+[eE]?[-+]?%d*$') then return nil end
+    if type(s) ~= 'string' or #s > 32 or not str_find(s, '^%-?[%d.]+[eE]?[-+]?%d*$') then
+        return nil
+    end
     local n = tonumber(s)
     if n == nil or n ~= n or n == math.huge or n == -math.huge then return nil end
     return n
@@ -65,11 +80,12 @@ end
 
 -- Whether a text is printable ASCII (no control characters, no bytes >= 0x7f), 1 to max bytes;
 -- with `braces` false, without { and } (a Redis Cluster hash tag). The shape of an id, a name,
--- a URL, as the client validates them (validate_text).
+-- a URL, as the client validates them (validate_text). A string or nil, as for uint: a caller id
+-- of a send is checked per message.
 local function printable(s, max, braces)
-    if type(s) ~= 'string' or #s < 1 or #s > max then return false end
-    if braces then return not s:find('[^ -~]') end
-    return not s:find('[^ -z|~]')
+    if not s or #s < 1 or #s > max then return false end
+    if braces then return not str_find(s, '[^ -~]') end
+    return not str_find(s, '[^ -z|~]')
 end
 
 -- A message id as the client validates one (validate_id): an id no message can have is a
