@@ -16,7 +16,7 @@
 namespace delayq::cli {
 namespace {
 
-struct SetArgs {
+struct PushSetArgs {
     std::string queue;
     std::string url;
     std::string method = "POST";
@@ -66,7 +66,7 @@ double rate_arg(const std::string& text) {
     return value / per;
 }
 
-int set_target(const SetArgs& a, const Invocation& invocation) {
+int set_target(const PushSetArgs& a, const Invocation& invocation) {
     // Every check before the first byte to Redis: bad input writes nothing.
     Session session(invocation);
     PushTargets push = session.push_targets(a.queue);
@@ -101,7 +101,7 @@ int set_target(const SetArgs& a, const Invocation& invocation) {
 }  // namespace
 
 void add_push_set(CommandSet& set) {
-    auto a = std::make_shared<SetArgs>();
+    auto a = std::make_shared<PushSetArgs>();
     CLI::App& cmd =
         set.add({.path = "push set",
                  .summary = "Set a queue's push target: the URL its due messages are sent to",
