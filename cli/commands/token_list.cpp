@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "auth_file_input.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "json_output.hpp"
@@ -27,7 +28,7 @@ std::string joined(const Items& items, Name name) {
 }
 
 int list_tokens(const std::string& file, bool json) {
-    const server::TokenTable table = server::load_token_file(file);
+    const server::TokenTable table = read_auth_file(file);
     Table out({"NAME", "SCOPES", "QUEUES", "SHA256"});
     for (const auto& e : table.entries()) {
         const std::string scopes =

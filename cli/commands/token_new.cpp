@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "auth_file_input.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 #include "queue_patterns.hpp"
@@ -42,7 +43,7 @@ void check_name(const std::string& name, const std::filesystem::path& file) {
             "a token name must be non-empty, without white space, not starting with #");
     }
     if (!std::filesystem::exists(file)) return;
-    const server::TokenTable table = server::load_token_file(file);
+    const server::TokenTable table = read_auth_file(file);
     for (const auto& entry : table.entries()) {
         if (entry.name == name) {
             std::string why = "a token named \"" + name + "\" exists already in ";

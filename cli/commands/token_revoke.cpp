@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "auth_file_input.hpp"
 #include "command_set.hpp"
 #include "errors.hpp"
 
@@ -17,6 +18,7 @@ struct Revoke {
 };
 
 int revoke_token(const Revoke& r) {
+    read_auth_file(r.file);  // a broken file is the caller's to mend: exit 2, nothing written
     if (!server::revoke_token(r.file, r.name)) {
         throw RuntimeFailure("no token named \"" + r.name + "\" in " + r.file);
     }

@@ -166,15 +166,16 @@ TEST_F(TokenFileTest, AFileWithABadPatternIsNeitherListedNorAddedTo) {
     }
     const std::string before = read_file(auth());
     const CliResult list = cli({"token", "list", "--auth-file", auth()});
-    EXPECT_NE(list.exit_code, 0);
+    EXPECT_EQ(list.exit_code, 2);
     EXPECT_NE(list.err.find("auth file line 2: bad queue pattern"), std::string::npos) << list.err;
     EXPECT_TRUE(list.out.empty()) << list.out;
     const CliResult more = add("more", "read", "q");
-    EXPECT_NE(more.exit_code, 0);
+    EXPECT_EQ(more.exit_code, 2);
     EXPECT_NE(more.err.find("auth file line 2: bad queue pattern"), std::string::npos) << more.err;
     EXPECT_TRUE(more.out.empty()) << more.out;
     const CliResult revoke = cli({"token", "revoke", "shop", "--auth-file", auth()});
-    EXPECT_NE(revoke.exit_code, 0);
+    EXPECT_EQ(revoke.exit_code, 2);
+    EXPECT_NE(revoke.err.find("--auth-file: auth file line 2"), std::string::npos) << revoke.err;
     EXPECT_EQ(read_file(auth()), before);
 }
 
