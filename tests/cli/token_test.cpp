@@ -9,6 +9,7 @@
 
 #include "cli/cli_fixture.hpp"
 #include "support/read_file.hpp"
+#include "support/widest_pattern.hpp"
 
 namespace delayq::test {
 namespace {
@@ -113,18 +114,6 @@ TEST_F(TokenFileTest, BadInputExitsTwoAndWritesNothing) {
     EXPECT_EQ(read_file(auth()), before);
     const CliResult missing = cli({"token", "new", "--name", "x", "--scopes", "send"});
     EXPECT_EQ(missing.exit_code, 2);
-}
-
-// Every byte a queue name may hold but the comma, which separates --queues (and a line's
-// patterns), with `*` and `\` escaped.
-std::string widest_queue_pattern() {
-    std::string text;
-    for (char c = '!'; c <= '~'; ++c) {
-        if (c == '{' || c == '}' || c == ',') continue;
-        if (c == '*' || c == '\\') text += '\\';
-        text += c;
-    }
-    return text;
 }
 
 TEST_F(TokenFileTest, PatternsComeBackFromTheFileAsGiven) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "auth/token_file.hpp"
+#include "support/widest_pattern.hpp"
 
 namespace delayq::server {
 namespace {
@@ -179,20 +180,8 @@ TEST_F(TokenFileTest, RevokeRemovesOneEntryAndKeepsTheRest) {
     EXPECT_FALSE(std::filesystem::exists(path_.string() + ".new"));
 }
 
-// Every byte a queue name may hold but the comma, which separates the patterns of a line (and
-// so is refused in one: APatternWithACommaIsRefusedNotSplit), with `*` and `\` escaped.
-std::string widest_pattern_text() {
-    std::string text;
-    for (char c = '!'; c <= '~'; ++c) {
-        if (c == '{' || c == '}' || c == ',') continue;
-        if (c == '*' || c == '\\') text += '\\';
-        text += c;
-    }
-    return text;
-}
-
 TEST_F(TokenFileTest, PatternsReadBackAsTheyWereWritten) {
-    const std::string widest = widest_pattern_text();
+    const std::string widest = test::widest_queue_pattern();
     const std::vector<std::string> texts = {"orders", "billing-*", "a\\*", widest, widest + "*"};
     std::vector<QueuePattern> patterns;
     for (const std::string& t : texts) {

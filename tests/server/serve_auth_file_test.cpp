@@ -12,6 +12,7 @@
 #include "cli/cli_runner.hpp"
 #include "server/support/http_client.hpp"
 #include "server/support/serve_process.hpp"
+#include "server/support/serve_with_tokens.hpp"
 #include "support/fixture.hpp"
 #include "support/read_file.hpp"
 #include "support/redis_server.hpp"
@@ -44,18 +45,11 @@ TEST(ServeAuthFileTest, AFileWithARefusedPatternIsNotServed) {
 
 TEST(ServeAuthFileTest, SighupKeepsTheOldTokensWhenAPatternIsRefused) {
     RedisServer redis;
-    const std::string file = (redis.dir() / "tokens").string();
-    const std::string first = server::add_token(file, "first", {server::Scope::kSend},
-                                                {*server::QueuePattern::parse("*")});
-    const int port = free_port();
-    CliProcess serve(
-        {"serve", "--listen", listen_arg(port), "--redis", redis.url(), "--auth-file", file});
-    ASSERT_TRUE(await_listening(serve));
-    HttpClient http(static_cast<std::uint16_t>(port));
+    ServeWithTokens s(redis);
+    auto& [file, first, port, serve, http] = s;
 
     // A good entry, then one with a refused pattern: the file is read whole or not at all.
-    const std::string second = server::add_token(file, "second", {server::Scope::kSend},
-                                                 {*server::QueuePattern::parse("*")});
+    const std::string second = s.add_sender("second");
     append_braced_entry(file, "dqt_braced");
     const std::string before = read_file(file);
     serve.signal(SIGHUP);

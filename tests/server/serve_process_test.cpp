@@ -13,6 +13,7 @@
 #include "auth/token_file.hpp"
 #include "cli/cli_runner.hpp"
 #include "server/support/http_client.hpp"
+#include "server/support/serve_with_tokens.hpp"
 #include "support/fixture.hpp"
 #include "support/redis_server.hpp"
 
@@ -53,18 +54,11 @@ TEST(ServeProcessTest, WithoutAnAuthFileANonLoopbackListenExits2SayingWhy) {
 
 TEST(ServeProcessTest, SighupRereadsTheAuthFile) {
     RedisServer redis;
-    const std::string file = (redis.dir() / "tokens").string();
-    const std::string first = server::add_token(file, "first", {server::Scope::kSend},
-                                                {*server::QueuePattern::parse("*")});
-    const int port = free_port();
-    CliProcess serve(
-        {"serve", "--listen", listen_arg(port), "--redis", redis.url(), "--auth-file", file});
-    ASSERT_TRUE(await_listening(serve));
-    HttpClient http(static_cast<std::uint16_t>(port));
+    ServeWithTokens s(redis);
+    auto& [file, first, port, serve, http] = s;
     EXPECT_EQ(http.post("/v1/queues/q/messages", {{"payload", "a"}}, first).status, 201u);
 
-    const std::string second = server::add_token(file, "second", {server::Scope::kSend},
-                                                 {*server::QueuePattern::parse("*")});
+    const std::string second = s.add_sender("second");
     EXPECT_EQ(http.post("/v1/queues/q/messages", {{"payload", "b"}}, second).status, 401u);
     serve.signal(SIGHUP);
     ASSERT_TRUE(serve.await_output([](const std::string&, const std::string& err) {
