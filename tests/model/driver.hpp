@@ -198,6 +198,8 @@ class Driver {
     void crash_redis(Target& t);
     void crash_primary(Target& t);
     void failover(Target& t);
+    // The cluster node that serves `queue` now.
+    std::size_t primary_of(const std::string& queue) const;
     // One command on the node that serves `queue` now.
     test::RawReply queue_command(const std::string& queue,
                                  const std::vector<std::string>& args) const;

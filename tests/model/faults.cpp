@@ -40,8 +40,7 @@ void Driver::crash_redis(Target& t) {
 // settled, then the model catches up with it.
 void Driver::crash_primary(Target& t) {
     test::RedisCluster& cluster = *redis_.cluster;
-    const std::size_t primary = cluster.primary_of_slot(
-        test::RedisCluster::slot_of(test::queue_key(t.model.name(), "msg")));
+    const std::size_t primary = primary_of(t.model.name());
     note(t, "kill -9 of primary node " + std::to_string(primary) + ", then start it again");
     cluster.kill(primary);
     {
@@ -49,9 +48,7 @@ void Driver::crash_primary(Target& t) {
         cluster.restart(primary);
     }
     for (auto& target : targets_) target->model.set_now_us(clock_.now_us());
-    diff_.eq("the restarted node serves the queue again", primary,
-             cluster.primary_of_slot(
-                 test::RedisCluster::slot_of(test::queue_key(t.model.name(), "msg"))));
+    diff_.eq("the restarted node serves the queue again", primary, primary_of(t.model.name()));
     ++counts_.crashes;
     tally("fault: a cluster primary crashed and restarted");
     for (auto& target : targets_) check(*target, true);
@@ -62,8 +59,7 @@ void Driver::crash_primary(Target& t) {
 // twice the node timeout, on the servers' clock: the clock moves on that far first.
 void Driver::failover(Target& t) {
     test::RedisCluster& cluster = *redis_.cluster;
-    const std::size_t primary = cluster.primary_of_slot(
-        test::RedisCluster::slot_of(test::queue_key(t.model.name(), "msg")));
+    const std::size_t primary = primary_of(t.model.name());
     const std::vector<std::size_t> replicas = cluster.replicas_of(primary);
     if (replicas.empty()) return;
     const std::size_t replica = rng_.pick(replicas);
@@ -77,13 +73,15 @@ void Driver::failover(Target& t) {
     for (auto& target : targets_) check(*target, true);
 }
 
+std::size_t Driver::primary_of(const std::string& queue) const {
+    return redis_.cluster->primary_of_slot(
+        test::RedisCluster::slot_of(test::queue_key(queue, "msg")));
+}
+
 test::RawReply Driver::queue_command(const std::string& queue,
                                      const std::vector<std::string>& args) const {
     if (redis_.cluster == nullptr) return redis_.server->command(args);
-    const test::RedisCluster& cluster = *redis_.cluster;
-    return cluster
-        .node(cluster.primary_of_slot(test::RedisCluster::slot_of(test::queue_key(queue, "msg"))))
-        .command(args);
+    return redis_.cluster->node(primary_of(queue)).command(args);
 }
 
 // The calls a cut may fall into: one library call that writes, its model applied right before
